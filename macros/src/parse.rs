@@ -1,0 +1,231 @@
+//! Parsing: the attribute's arguments (darling) and the function (syn).
+
+use darling::FromMeta;
+use darling::ast::NestedMeta;
+use proc_macro2::{Span, TokenStream};
+use syn::ext::IdentExt as _;
+use syn::spanned::Spanned as _;
+use syn::{Attribute, Expr, ExprLit, FnArg, Ident, ItemFn, Lit, LitInt, LitStr, Meta, Pat, Type};
+
+/// `#[mcp_tool(...)]`'s arguments.
+#[derive(Debug, Default, FromMeta)]
+#[darling(default)]
+pub(crate) struct ToolArgs {
+    pub(crate) name: Option<LitStr>,
+    pub(crate) description: Option<LitStr>,
+    pub(crate) title: Option<LitStr>,
+    pub(crate) read_only: Option<bool>,
+    pub(crate) destructive: Option<bool>,
+    pub(crate) idempotent: Option<bool>,
+    pub(crate) open_world: Option<bool>,
+    #[darling(rename = "crate")]
+    pub(crate) krate: Option<syn::Path>,
+}
+
+/// `#[arg(...)]` on a parameter.
+#[derive(Debug, Default, FromMeta)]
+#[darling(default)]
+pub(crate) struct ArgAttr {
+    pub(crate) range: Option<Bounds<Expr>>,
+    pub(crate) length: Option<Bounds<LitInt>>,
+    pub(crate) pattern: Option<LitStr>,
+    #[darling(with = darling::util::parse_expr::preserve_str_literal, map = Some)]
+    pub(crate) default: Option<Expr>,
+}
+
+#[derive(Debug, FromMeta)]
+pub(crate) struct Bounds<T: FromMeta> {
+    #[darling(default)]
+    pub(crate) min: Option<T>,
+    #[darling(default)]
+    pub(crate) max: Option<T>,
+}
+
+/// One parameter of the tool function.
+#[derive(Debug)]
+pub(crate) struct Param {
+    pub(crate) ident: Ident,
+    pub(crate) ty: Type,
+    /// `T` of an `Option<T>` parameter.
+    pub(crate) option_inner: Option<Type>,
+    pub(crate) doc: Option<String>,
+    pub(crate) arg: ArgAttr,
+    /// The `arg` attribute, for spans.
+    pub(crate) arg_span: Option<Span>,
+}
+
+/// The whole tool, as parsed.
+#[derive(Debug)]
+pub(crate) struct Tool {
+    pub(crate) args: ToolArgs,
+    /// The function with the attributes rustc does not accept on parameters removed.
+    pub(crate) function: ItemFn,
+    pub(crate) doc: Option<String>,
+    pub(crate) params: Vec<Param>,
+}
+
+/// Parses the attribute and the function, collecting every mistake.
+pub(crate) fn tool(args: TokenStream, item: TokenStream, errors: &mut Errors) -> syn::Result<Tool> {
+    let mut function: ItemFn = syn::parse2(item)?;
+    let args = match NestedMeta::parse_meta_list(args) {
+        Ok(list) => ToolArgs::from_list(&list).unwrap_or_else(|e| {
+            errors.push_darling(e);
+            ToolArgs::default()
+        }),
+        Err(e) => {
+            errors.push(e);
+            ToolArgs::default()
+        }
+    };
+    let doc = doc_text(&function.attrs);
+    let mut params = Vec::new();
+    for input in function.sig.inputs.iter_mut() {
+        let FnArg::Typed(pat_type) = input else {
+            continue;
+        };
+        let doc = doc_text(&pat_type.attrs);
+        let mut arg = ArgAttr::default();
+        let mut arg_span = None;
+        let mut kept = Vec::new();
+        for attr in std::mem::take(&mut pat_type.attrs) {
+            if attr.path().is_ident("doc") {
+                continue;
+            }
+            if attr.path().is_ident("arg") {
+                if arg_span.is_some() {
+                    errors.push(syn::Error::new_spanned(
+                        &attr,
+                        "duplicate `#[arg(...)]`: put every constraint in one attribute",
+                    ));
+                    continue;
+                }
+                arg_span = Some(attr.span());
+                match ArgAttr::from_meta(&attr.meta) {
+                    Ok(parsed) => arg = parsed,
+                    Err(e) => errors.push_darling(e),
+                }
+                continue;
+            }
+            kept.push(attr);
+        }
+        pat_type.attrs = kept;
+        let Pat::Ident(pat_ident) = pat_type.pat.as_ref() else {
+            errors.push(syn::Error::new_spanned(
+                &pat_type.pat,
+                "a tool parameter needs a plain name: its name is the argument's name",
+            ));
+            continue;
+        };
+        let ty = (*pat_type.ty).clone();
+        params.push(Param {
+            ident: Ident::new(&pat_ident.ident.unraw().to_string(), pat_ident.ident.span()),
+            option_inner: option_inner(&ty).cloned(),
+            ty,
+            doc,
+            arg,
+            arg_span,
+        });
+    }
+    Ok(Tool {
+        args,
+        function,
+        doc,
+        params,
+    })
+}
+
+/// The doc comment, lines joined into paragraphs.
+fn doc_text(attrs: &[Attribute]) -> Option<String> {
+    let mut lines = Vec::new();
+    for attr in attrs {
+        if let Meta::NameValue(nv) = &attr.meta
+            && nv.path.is_ident("doc")
+            && let Expr::Lit(ExprLit {
+                lit: Lit::Str(text),
+                ..
+            }) = &nv.value
+        {
+            lines.push(text.value());
+        }
+    }
+    let mut text = String::new();
+    let mut blank = false;
+    for line in lines.iter().flat_map(|l| l.lines()) {
+        let line = line.trim();
+        if line.is_empty() {
+            blank = !text.is_empty();
+            continue;
+        }
+        if blank {
+            text.push_str("\n\n");
+            blank = false;
+        } else if !text.is_empty() {
+            text.push(' ');
+        }
+        text.push_str(line);
+    }
+    (!text.is_empty()).then_some(text)
+}
+
+/// `T` of `Option<T>` (also written `std::option::Option<T>` or `core::option::Option<T>`).
+pub(crate) fn option_inner(ty: &Type) -> Option<&Type> {
+    let Type::Path(path) = ty else {
+        return None;
+    };
+    if path.qself.is_some() {
+        return None;
+    }
+    let segments: Vec<String> = path
+        .path
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    let is_option = match segments.as_slice() {
+        [one] => one == "Option",
+        [std, option, name] => {
+            (std == "std" || std == "core") && option == "option" && name == "Option"
+        }
+        _ => false,
+    };
+    if !is_option {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &path.path.segments.last()?.arguments else {
+        return None;
+    };
+    match args.args.first() {
+        Some(syn::GenericArgument::Type(inner)) if args.args.len() == 1 => Some(inner),
+        _ => None,
+    }
+}
+
+/// Every mistake found, reported together.
+#[derive(Default)]
+pub(crate) struct Errors {
+    errors: Vec<syn::Error>,
+}
+
+impl Errors {
+    pub(crate) fn push(&mut self, error: syn::Error) {
+        self.errors.push(error);
+    }
+
+    pub(crate) fn push_darling(&mut self, error: darling::Error) {
+        for e in error.flatten() {
+            let span = e.span();
+            self.errors.push(syn::Error::new(span, e.to_string()));
+        }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.errors.is_empty()
+    }
+
+    pub(crate) fn to_compile_errors(&self) -> TokenStream {
+        self.errors
+            .iter()
+            .map(syn::Error::to_compile_error)
+            .collect()
+    }
+}

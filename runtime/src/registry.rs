@@ -1,0 +1,88 @@
+//! The link-time registry of tools: what `#[mcp_tool]` submits and the server collects.
+
+use schemars::{Schema, SchemaGenerator};
+
+use crate::args::ParamSpec;
+use crate::call::{CallInput, ToolFuture};
+
+/// One tool registered by `#[mcp_tool]`.
+///
+/// The attribute submits a static `ToolEntry` for every tool; [`registered`]
+/// lists them all, and [`Server::from_registry`](crate::Server::from_registry)
+/// serves them.
+pub struct ToolEntry {
+    spec: ToolSpec,
+}
+
+/// What the attribute knows about a tool at compile time.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct ToolSpec {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub title: Option<&'static str>,
+    pub read_only: Option<bool>,
+    pub destructive: Option<bool>,
+    pub idempotent: Option<bool>,
+    pub open_world: Option<bool>,
+    pub params: &'static [ParamSpec],
+    pub output_schema: fn(&mut SchemaGenerator) -> Option<Schema>,
+    pub call: fn(CallInput) -> ToolFuture,
+    pub file: &'static str,
+    pub line: u32,
+    pub module_path: &'static str,
+}
+
+impl ToolEntry {
+    #[doc(hidden)]
+    pub const fn __new(spec: ToolSpec) -> Self {
+        Self { spec }
+    }
+
+    /// The tool's name, as clients call it.
+    pub fn name(&self) -> &'static str {
+        self.spec.name
+    }
+
+    /// The tool's description, as clients show it to the model.
+    pub fn description(&self) -> &'static str {
+        self.spec.description
+    }
+
+    /// Where the tool is defined, as `file:line`.
+    pub fn location(&self) -> String {
+        format!("{}:{}", self.spec.file, self.spec.line)
+    }
+
+    /// The module path of the tool's function.
+    pub fn module_path(&self) -> &'static str {
+        self.spec.module_path
+    }
+
+    pub(crate) fn spec(&self) -> &ToolSpec {
+        &self.spec
+    }
+}
+
+impl std::fmt::Debug for ToolEntry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolEntry")
+            .field("name", &self.spec.name)
+            .field("location", &self.location())
+            .finish_non_exhaustive()
+    }
+}
+
+inventory::collect!(ToolEntry);
+
+/// Every tool registered in this program, in a stable order (by name, then location).
+///
+/// Tools defined in a dependency crate that nothing else in the program uses
+/// are dropped by the linker; [`link!`](crate::link) keeps them.
+pub fn registered() -> Vec<&'static ToolEntry> {
+    let mut entries: Vec<&'static ToolEntry> = inventory::iter::<ToolEntry>.into_iter().collect();
+    entries.sort_by(|a, b| {
+        (a.spec.name, a.spec.file, a.spec.line).cmp(&(b.spec.name, b.spec.file, b.spec.line))
+    });
+    entries
+}

@@ -1,0 +1,336 @@
+//! The server: every registered tool, built once, served over an `rmcp` transport.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
+    Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    Tool, ToolAnnotations,
+};
+use rmcp::service::{RequestContext, RunningService};
+use rmcp::{RoleServer, ServerHandler, ServiceExt};
+use serde_json::Value;
+
+use crate::call::{CallInput, Failure, ToolReply};
+use crate::error::ServerError;
+use crate::registry::{self, ToolEntry};
+use crate::schema;
+use crate::suggest;
+
+/// Builds an MCP server from registered tools.
+///
+/// ```no_run
+/// # async fn run() -> Result<(), mcp_tool::ServerError> {
+/// mcp_tool::Server::from_registry("file-search", "1.0.0")
+///     .instructions("Search files under the root with a filter.")
+///     .serve_stdio()
+///     .await
+/// # }
+/// ```
+#[derive(Debug)]
+#[must_use = "a server does nothing until it is served"]
+pub struct Server {
+    name: String,
+    version: String,
+    instructions: Option<String>,
+    entries: Vec<&'static ToolEntry>,
+    only: Option<Vec<String>>,
+    from_registry: bool,
+}
+
+impl Server {
+    /// A server over every tool registered with `#[mcp_tool]` in this program.
+    pub fn from_registry(name: impl Into<String>, version: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            version: version.into(),
+            instructions: None,
+            entries: registry::registered(),
+            only: None,
+            from_registry: true,
+        }
+    }
+
+    /// A server over the given tools only.
+    pub fn from_tools(
+        name: impl Into<String>,
+        version: impl Into<String>,
+        tools: impl IntoIterator<Item = &'static ToolEntry>,
+    ) -> Self {
+        Self {
+            entries: tools.into_iter().collect(),
+            from_registry: false,
+            ..Self::from_registry(name, version)
+        }
+    }
+
+    /// Instructions for the client on how to use this server's tools.
+    pub fn instructions(mut self, instructions: impl Into<String>) -> Self {
+        self.instructions = Some(instructions.into());
+        self
+    }
+
+    /// Serves only the tools with these names; naming a tool that does not exist
+    /// is an error when the server is built.
+    pub fn only<I, S>(mut self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.only = Some(names.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Validates the tools and computes every schema, once.
+    pub fn build(self) -> Result<ToolServer, ServerError> {
+        let mut entries = self.entries;
+        if let Some(only) = &self.only {
+            for name in only {
+                if !entries.iter().any(|e| e.name() == name) {
+                    let suggestion = suggest::closest(name, entries.iter().map(|e| e.name()))
+                        .map(|s| format!(" (did you mean `{s}`?)"))
+                        .unwrap_or_default();
+                    return Err(ServerError::UnknownToolName {
+                        name: name.clone(),
+                        suggestion,
+                    });
+                }
+            }
+            entries.retain(|e| only.iter().any(|name| name == e.name()));
+        }
+        if entries.is_empty() {
+            return Err(ServerError::NoTools {
+                hint: if self.from_registry {
+                    "no function carries `#[mcp_tool]`, or the crate that defines the tools \
+                     is never referenced; add `mcp_tool::link!(that_crate);` to the binary"
+                } else {
+                    "the list of tools given to the server is empty"
+                },
+            });
+        }
+        let mut index = HashMap::with_capacity(entries.len());
+        for (position, entry) in entries.iter().enumerate() {
+            if let Some(&earlier) = index.get(entry.name()) {
+                let first: &&ToolEntry = &entries[earlier];
+                return Err(ServerError::DuplicateTool {
+                    name: entry.name().to_owned(),
+                    first: first.location(),
+                    second: entry.location(),
+                });
+            }
+            index.insert(entry.name(), position);
+        }
+        let tools: Vec<BuiltTool> = entries.iter().map(|entry| BuiltTool::new(entry)).collect();
+        let listing = tools.iter().map(|t| t.tool.clone()).collect();
+        let mut info = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new(self.name, self.version));
+        if let Some(instructions) = self.instructions {
+            info = info.with_instructions(instructions);
+        }
+        Ok(ToolServer {
+            shared: Arc::new(Shared {
+                info,
+                tools,
+                index,
+                listing,
+            }),
+        })
+    }
+
+    /// Builds the server and serves it over stdin and stdout until the client leaves.
+    pub async fn serve_stdio(self) -> Result<(), ServerError> {
+        self.build()?.serve_stdio().await
+    }
+}
+
+/// A built server: the tool list computed once, shared by every session.
+#[derive(Clone, Debug)]
+pub struct ToolServer {
+    shared: Arc<Shared>,
+}
+
+#[derive(Debug)]
+struct Shared {
+    info: ServerConfig,
+    tools: Vec<BuiltTool>,
+    index: HashMap<&'static str, usize>,
+    listing: Vec<Tool>,
+}
+
+#[derive(Debug)]
+struct BuiltTool {
+    entry: &'static ToolEntry,
+    tool: Tool,
+    wrap_output: bool,
+}
+
+impl BuiltTool {
+    fn new(entry: &'static ToolEntry) -> Self {
+        let spec = entry.spec();
+        let mut tool = Tool::new(
+            spec.name,
+            spec.description,
+            schema::input_schema(spec.params),
+        );
+        let mut wrap_output = false;
+        if let Some((output, wrap)) = schema::output_schema(spec.output_schema) {
+            tool = tool.with_raw_output_schema(Arc::new(output));
+            wrap_output = wrap;
+        }
+        if let Some(title) = spec.title {
+            tool = tool.with_title(title);
+        }
+        if spec.read_only.is_some()
+            || spec.destructive.is_some()
+            || spec.idempotent.is_some()
+            || spec.open_world.is_some()
+        {
+            tool = tool.with_annotations(ToolAnnotations::from_raw(
+                None,
+                spec.read_only,
+                spec.destructive,
+                spec.idempotent,
+                spec.open_world,
+            ));
+        }
+        Self {
+            entry,
+            tool,
+            wrap_output,
+        }
+    }
+
+    fn finish(&self, outcome: Result<ToolReply, Failure>) -> CallToolResult {
+        match outcome {
+            Ok(ToolReply::Content(result)) => result,
+            Ok(ToolReply::Structured(value)) => {
+                let value = if self.wrap_output {
+                    let mut object = serde_json::Map::with_capacity(1);
+                    object.insert("result".into(), value);
+                    Value::Object(object)
+                } else {
+                    value
+                };
+                CallToolResult::structured(value)
+            }
+            Err(failure) => self.failure(failure),
+        }
+    }
+
+    fn failure(&self, failure: Failure) -> CallToolResult {
+        let name = self.entry.name();
+        let message = match &failure {
+            Failure::Arguments(errors) => format!("invalid arguments for tool `{name}`: {errors}"),
+            Failure::Tool(error) => format!("tool `{name}` failed: {error}"),
+            Failure::Internal(text) => format!("tool `{name}` failed: {text}"),
+            Failure::Panic(text) => format!("tool `{name}` failed: it panicked: {text}"),
+        };
+        tracing::warn!(tool = name, "{message}");
+        CallToolResult::error(vec![ContentBlock::text(message)])
+    }
+}
+
+impl ToolServer {
+    /// The tools this server lists, with their schemas, as clients see them.
+    pub fn tools(&self) -> &[Tool] {
+        &self.shared.listing
+    }
+
+    /// Serves one session over any `rmcp` transport (a duplex stream, a child's pipes, ...).
+    pub async fn serve<T, E, A>(
+        self,
+        transport: T,
+    ) -> Result<RunningService<RoleServer, Self>, ServerError>
+    where
+        T: rmcp::transport::IntoTransport<RoleServer, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        ServiceExt::serve(self, transport)
+            .await
+            .map_err(|e| ServerError::Transport(e.to_string()))
+    }
+
+    /// Serves over stdin and stdout until the client leaves.
+    pub async fn serve_stdio(self) -> Result<(), ServerError> {
+        let running = self.serve(rmcp::transport::stdio()).await?;
+        running
+            .waiting()
+            .await
+            .map(|_| ())
+            .map_err(|e| ServerError::Transport(e.to_string()))
+    }
+
+    /// Runs one call outside any session, as `tools/call` would.
+    pub async fn call(
+        &self,
+        name: &str,
+        arguments: serde_json::Map<String, Value>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let tool = self.find(name)?;
+        let outcome = (tool.entry.spec().call)(CallInput::new(arguments)).await;
+        Ok(tool.finish(outcome))
+    }
+
+    fn find(&self, name: &str) -> Result<&BuiltTool, ErrorData> {
+        match self.shared.index.get(name) {
+            Some(&position) => Ok(&self.shared.tools[position]),
+            None => Err(unknown_tool(name, self.shared.index.keys().copied())),
+        }
+    }
+}
+
+fn unknown_tool<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> ErrorData {
+    let suggestions = suggest::ranked(name, known);
+    let hint = match suggestions.as_slice() {
+        [] => String::new(),
+        [one] => format!("; did you mean `{one}`?"),
+        many => format!(
+            "; did you mean one of {}?",
+            many.iter()
+                .take(3)
+                .map(|s| format!("`{s}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    // The requested name is echoed only as a key the client chose, clipped.
+    let shown: String = name.chars().take(64).collect();
+    ErrorData::invalid_params(
+        format!("unknown tool `{shown}`{hint}"),
+        Some(serde_json::json!({ "suggestions": suggestions })),
+    )
+}
+
+impl ServerHandler for ToolServer {
+    fn get_info(&self) -> ServerConfig {
+        self.shared.info.clone()
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        if request.as_ref().and_then(|r| r.cursor.as_ref()).is_some() {
+            return Err(ErrorData::invalid_params(
+                "invalid cursor: this server lists every tool in one page",
+                None,
+            ));
+        }
+        Ok(ListToolsResult::with_all_items(self.shared.listing.clone()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.find(name).ok().map(|t| t.tool.clone())
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let arguments = request.arguments.unwrap_or_default();
+        self.call(&request.name, arguments).await.map(Into::into)
+    }
+}

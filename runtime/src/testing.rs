@@ -1,0 +1,158 @@
+//! An in-memory MCP session for testing tools: a real `rmcp` client talking to the
+//! server over `tokio::io::duplex`, so a tool's test is a few lines.
+//!
+//! ```
+//! use mcp_tool::{mcp_tool, testing::TestClient};
+//!
+//! /// Adds two integers and returns their sum.
+//! #[mcp_tool]
+//! fn add(a: i64, b: i64) -> i64 {
+//!     a + b
+//! }
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() {
+//! let client = TestClient::from_registry().await.unwrap();
+//! let sum: i64 = client.call_as("add", serde_json::json!({ "a": 2, "b": 3 })).await.unwrap();
+//! assert_eq!(sum, 5);
+//! # }
+//! ```
+
+use rmcp::ServiceExt;
+use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock, Tool};
+use rmcp::service::{RoleClient, RunningService, ServiceError};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::server::{Server, ToolServer};
+
+/// Why a test call did not give what the test asked for.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TestError {
+    /// The server could not be built.
+    #[error(transparent)]
+    Server(#[from] crate::ServerError),
+    /// The session failed, or the server answered with a JSON-RPC error.
+    #[error(transparent)]
+    Service(#[from] ServiceError),
+    /// The client could not connect.
+    #[error("the client could not connect: {0}")]
+    Connect(String),
+    /// The arguments were not a JSON object.
+    #[error("arguments must be a JSON object, got {0}")]
+    NotAnObject(&'static str),
+    /// The tool answered with `isError: true`.
+    #[error("the tool reported an error: {0}")]
+    ToolFailed(String),
+    /// The structured output did not decode as the requested type.
+    #[error("the structured output did not decode: {0}")]
+    Decode(String),
+}
+
+/// A client session with a server, in memory.
+#[derive(Debug)]
+pub struct TestClient {
+    client: RunningService<RoleClient, ()>,
+    server: tokio::task::JoinHandle<()>,
+}
+
+impl TestClient {
+    /// Connects to a server over every registered tool.
+    pub async fn from_registry() -> Result<Self, TestError> {
+        Self::connect(Server::from_registry("test-server", "0.0.0").build()?).await
+    }
+
+    /// Connects to a built server.
+    pub async fn connect(server: ToolServer) -> Result<Self, TestError> {
+        let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+        let server = tokio::spawn(async move {
+            if let Ok(running) = server.serve(server_io).await {
+                let _ = running.waiting().await;
+            }
+        });
+        let client = ().serve(client_io).await.map_err(|e| TestError::Connect(e.to_string()))?;
+        Ok(Self { client, server })
+    }
+
+    /// The tools the server lists.
+    pub async fn list(&self) -> Result<Vec<Tool>, TestError> {
+        Ok(self.client.list_all_tools().await?)
+    }
+
+    /// The tool named `name`, as listed.
+    pub async fn tool(&self, name: &str) -> Result<Option<Tool>, TestError> {
+        Ok(self.list().await?.into_iter().find(|t| t.name == name))
+    }
+
+    /// Calls a tool; `arguments` must be a JSON object. A tool error is an `Ok`
+    /// result with `is_error` set; a JSON-RPC error is an `Err`.
+    pub async fn call(&self, name: &str, arguments: Value) -> Result<CallToolResult, TestError> {
+        let arguments = match arguments {
+            Value::Object(object) => object,
+            Value::Null => serde_json::Map::new(),
+            other => return Err(TestError::NotAnObject(json_kind(&other))),
+        };
+        let params = CallToolRequestParams::new(name.to_owned()).with_arguments(arguments);
+        Ok(self.client.call_tool(params).await?)
+    }
+
+    /// Calls a tool that must succeed and decodes its structured output as `T`
+    /// (a value wrapped as `{"result": ...}` is unwrapped).
+    pub async fn call_as<T: DeserializeOwned>(
+        &self,
+        name: &str,
+        arguments: Value,
+    ) -> Result<T, TestError> {
+        let result = self.call(name, arguments).await?;
+        if result.is_error == Some(true) {
+            return Err(TestError::ToolFailed(text_of(&result)));
+        }
+        structured_as(&result)
+    }
+
+    /// Ends the session.
+    pub async fn close(self) {
+        let _ = self.client.cancel().await;
+        self.server.abort();
+    }
+}
+
+/// The text blocks of a result, joined by newlines.
+pub fn text_of(result: &CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .filter_map(|block| match block {
+            ContentBlock::Text(text) => Some(text.text.as_str()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The structured output of a result decoded as `T` (a `{"result": ...}` wrapper is
+/// unwrapped when `T` does not decode from the wrapper itself).
+pub fn structured_as<T: DeserializeOwned>(result: &CallToolResult) -> Result<T, TestError> {
+    let value = result
+        .structured_content
+        .as_ref()
+        .ok_or_else(|| TestError::Decode("the result has no structured content".into()))?;
+    T::deserialize(value).or_else(|whole| match value.get("result") {
+        Some(inner) if value.as_object().is_some_and(|o| o.len() == 1) => {
+            T::deserialize(inner).map_err(|e| TestError::Decode(e.to_string()))
+        }
+        _ => Err(TestError::Decode(whole.to_string())),
+    })
+}
+
+fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

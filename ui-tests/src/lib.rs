@@ -1,0 +1,1 @@
+//! The cases live in `fail/` and `pass/`; see `tests/ui.rs`.
