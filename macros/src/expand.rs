@@ -72,9 +72,18 @@ fn generate(tool: &Tool, checked: &Checked) -> TokenStream {
             Some(expr) => {
                 let value_fn = format_ident!("__mcp_default_{}", index);
                 let json_fn = format_ident!("__mcp_default_json_{}", index);
+                // A string literal becomes the parameter's string type; anything else
+                // (numbers, paths, calls) must have the parameter's type already.
+                let value = match expr {
+                    syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Str(_),
+                        ..
+                    }) => quote!(::core::convert::Into::into(#expr)),
+                    _ => quote!(#expr),
+                };
                 statics.push(quote_spanned! {expr.span()=>
                     fn #value_fn() -> #ty {
-                        ::core::convert::Into::into(#expr)
+                        #value
                     }
                     fn #json_fn() -> #p::serde_json::Value {
                         #p::serde_json::to_value(#value_fn())

@@ -1,5 +1,6 @@
 //! The `#[mcp_tool]` attribute. Depend on the `mcp-tool` crate, which re-exports it
 //! with its documentation; generated code refers to that crate only.
+#![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
 mod expand;
 mod parse;

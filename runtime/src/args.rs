@@ -335,8 +335,9 @@ impl ArgReader {
     }
 
     fn take(&mut self, index: usize) -> Option<Value> {
+        // `shift_remove` keeps the order of what is left, so unknown keys are reported as sent.
         self.args
-            .remove(self.params[index].name)
+            .shift_remove(self.params[index].name)
             .filter(|value| !value.is_null())
     }
 
@@ -366,8 +367,14 @@ impl ArgReader {
             return;
         }
         if let Some(field) = backticked_after(message, "unknown field `") {
+            // The path already ends at the unknown key.
+            let name = if at.ends_with(&format!(".{field}")) {
+                at
+            } else {
+                format!("{at}.{field}")
+            };
             let fault = Fault::Unknown {
-                name: format!("{at}.{field}"),
+                name,
                 suggestion: None,
             };
             self.faults.push((index, fault));

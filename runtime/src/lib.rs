@@ -1,5 +1,6 @@
 #![doc = include_str!("../../README.md")]
 #![cfg_attr(docsrs, feature(doc_cfg))]
+#![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
 mod args;
 mod call;
@@ -28,8 +29,10 @@ pub mod model {
 /// The linker drops a dependency crate that nothing uses, and with it the tools it
 /// registered. Name each such crate once, in the binary:
 ///
-/// ```ignore
-/// mcp_tool::link!(my_tools, more_tools);
+/// ```
+/// // `tokio` stands in for a crate of tools here.
+/// mcp_tool::link!(tokio);
+/// # fn main() {}
 /// ```
 #[macro_export]
 macro_rules! link {

@@ -1,7 +1,7 @@
 //! An in-memory MCP session for testing tools: a real `rmcp` client talking to the
 //! server over `tokio::io::duplex`, so a tool's test is a few lines.
 //!
-//! ```
+//! ```standalone_crate
 //! use mcp_tool::{mcp_tool, testing::TestClient};
 //!
 //! /// Adds two integers and returns their sum.

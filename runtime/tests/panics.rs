@@ -1,0 +1,65 @@
+//! A panicking tool fails that call only: the client gets a tool error naming the
+//! tool, and the session goes on.
+
+use mcp_tool::mcp_tool;
+use mcp_tool::testing::{TestClient, text_of};
+use serde_json::json;
+
+/// Divides two integers, panicking on a zero divisor.
+#[mcp_tool]
+fn divide(
+    /// Dividend.
+    a: i64,
+    /// Divisor.
+    b: i64,
+) -> i64 {
+    a / b
+}
+
+/// Waits, then panics with a formatted message.
+#[mcp_tool]
+async fn explode(
+    /// What to say.
+    word: String,
+) -> String {
+    tokio::task::yield_now().await;
+    panic!("boom: {word}");
+}
+
+#[tokio::test]
+async fn a_panicking_sync_tool_is_a_tool_error_and_the_next_call_succeeds() {
+    let client = TestClient::from_registry().await.unwrap();
+    let result = client
+        .call("divide", json!({ "a": 1, "b": 0 }))
+        .await
+        .unwrap();
+    assert_eq!(result.is_error, Some(true));
+    assert_eq!(
+        text_of(&result),
+        "tool `divide` failed: it panicked: attempt to divide by zero"
+    );
+    let quotient: i64 = client
+        .call_as("divide", json!({ "a": 9, "b": 3 }))
+        .await
+        .unwrap();
+    assert_eq!(quotient, 3);
+}
+
+#[tokio::test]
+async fn a_panicking_async_tool_is_a_tool_error_and_the_next_call_succeeds() {
+    let client = TestClient::from_registry().await.unwrap();
+    let result = client
+        .call("explode", json!({ "word": "bang" }))
+        .await
+        .unwrap();
+    assert_eq!(result.is_error, Some(true));
+    assert_eq!(
+        text_of(&result),
+        "tool `explode` failed: it panicked: boom: bang"
+    );
+    let quotient: i64 = client
+        .call_as("divide", json!({ "a": 8, "b": 2 }))
+        .await
+        .unwrap();
+    assert_eq!(quotient, 4);
+}

@@ -1,0 +1,259 @@
+//! The schemas clients see: exact snapshots of what `tools/list` returns.
+
+use std::collections::BTreeMap;
+
+use mcp_tool::{ToolError, mcp_tool, testing::TestClient};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+enum Unit {
+    Bytes,
+    Lines,
+}
+
+/// A window into a file.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[allow(dead_code)]
+struct Window {
+    /// First line, from 1.
+    start: u32,
+    /// How many lines.
+    len: Option<u16>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+struct Counted {
+    count: u64,
+    unit: String,
+}
+
+/// Counts the bytes or lines of a text file within an optional window.
+#[mcp_tool(read_only, idempotent, title = "Count")]
+fn count(
+    /// Path to a text file.
+    path: String,
+    /// What to count. Defaults to lines.
+    unit: Option<Unit>,
+    /// Only count inside this window.
+    window: Option<Window>,
+    /// Stop after this many units.
+    #[arg(range(min = 1, max = 1_000_000), default = 1000)]
+    limit: u64,
+    /// Labels to attach.
+    #[arg(length(max = 4))]
+    labels: Vec<String>,
+    /// A name for the count.
+    #[arg(pattern = "^[a-z_]+$", length(min = 1, max = 32))]
+    name: Option<String>,
+) -> Result<Counted, ToolError> {
+    let _ = (path, unit, window, labels, name);
+    Ok(Counted {
+        count: limit,
+        unit: "lines".into(),
+    })
+}
+
+/// A node of a tree; recursive, so it keeps a `$ref`.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[allow(dead_code)]
+struct Node {
+    name: String,
+    children: Vec<Node>,
+}
+
+/// Counts the nodes of a tree and returns the number.
+#[mcp_tool(name = "count_nodes")]
+async fn nodes(
+    /// The tree.
+    tree: Node,
+) -> usize {
+    fn walk(node: &Node) -> usize {
+        1 + node.children.iter().map(walk).sum::<usize>()
+    }
+    walk(&tree)
+}
+
+/// Returns a greeting for the given name as plain text.
+#[mcp_tool(destructive = false, open_world = false)]
+fn greet(
+    /// Who to greet.
+    name: String,
+    /// Extra fields.
+    extra: Option<BTreeMap<String, i32>>,
+) -> String {
+    let _ = extra;
+    format!("hello, {name}")
+}
+
+async fn listed(name: &str) -> Value {
+    let client = TestClient::from_registry().await.unwrap();
+    let tool = client.tool(name).await.unwrap().expect("tool is listed");
+    serde_json::to_value(tool).unwrap()
+}
+
+#[tokio::test]
+async fn full_schema_of_a_tool_with_every_kind_of_parameter() {
+    assert_eq!(
+        listed("count").await,
+        json!({
+            "name": "count",
+            "title": "Count",
+            "description": "Counts the bytes or lines of a text file within an optional window.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "path": { "type": "string", "description": "Path to a text file." },
+                    "unit": {
+                        "type": "string",
+                        "enum": ["bytes", "lines"],
+                        "description": "What to count. Defaults to lines."
+                    },
+                    "window": {
+                        "description": "Only count inside this window.",
+                        "type": "object",
+                        "properties": {
+                            "start": {
+                                "description": "First line, from 1.",
+                                "type": "integer",
+                                "minimum": 0,
+                                "maximum": 4294967295u64
+                            },
+                            "len": {
+                                "description": "How many lines.",
+                                "type": ["integer", "null"],
+                                "minimum": 0,
+                                "maximum": 65535
+                            }
+                        },
+                        "required": ["start"]
+                    },
+                    "limit": {
+                        "type": "integer",
+                        "minimum": 1,
+                        "description": "Stop after this many units.",
+                        "maximum": 1000000,
+                        "default": 1000
+                    },
+                    "labels": {
+                        "type": "array",
+                        "items": { "type": "string" },
+                        "description": "Labels to attach.",
+                        "maxItems": 4
+                    },
+                    "name": {
+                        "type": "string",
+                        "description": "A name for the count.",
+                        "minLength": 1,
+                        "maxLength": 32,
+                        "pattern": "^[a-z_]+$"
+                    }
+                },
+                "required": ["path", "labels"],
+                "additionalProperties": false
+            },
+            "outputSchema": {
+                "type": "object",
+                "properties": {
+                    "count": { "type": "integer", "minimum": 0 },
+                    "unit": { "type": "string" }
+                },
+                "required": ["count", "unit"]
+            },
+            "annotations": { "readOnlyHint": true, "idempotentHint": true }
+        })
+    );
+}
+
+#[tokio::test]
+async fn property_order_follows_parameter_order() {
+    let tool = listed("count").await;
+    let names: Vec<&str> = tool["inputSchema"]["properties"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(names, ["path", "unit", "window", "limit", "labels", "name"]);
+}
+
+#[tokio::test]
+async fn non_recursive_types_are_inlined_and_recursive_ones_keep_one_definition() {
+    let count = listed("count").await.to_string();
+    assert!(!count.contains("$ref") && !count.contains("$defs") && !count.contains("$schema"));
+    assert!(
+        !count.contains("\"format\""),
+        "Rust integer formats are replaced by bounds"
+    );
+
+    let nodes = listed("count_nodes").await;
+    let schema = &nodes["inputSchema"];
+    assert_eq!(schema["properties"]["tree"]["type"], "object");
+    assert_eq!(
+        schema["properties"]["tree"]["properties"]["children"]["items"]["$ref"],
+        "#/$defs/Node"
+    );
+    assert_eq!(
+        schema["$defs"]["Node"]["properties"]["children"]["items"]["$ref"],
+        "#/$defs/Node"
+    );
+    assert_eq!(
+        nodes["outputSchema"],
+        json!({
+            "type": "object",
+            "properties": { "result": { "type": "integer", "minimum": 0 } },
+            "required": ["result"]
+        })
+    );
+}
+
+#[tokio::test]
+async fn text_tools_have_no_output_schema_and_keep_their_annotations() {
+    assert_eq!(
+        listed("greet").await,
+        json!({
+            "name": "greet",
+            "description": "Returns a greeting for the given name as plain text.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "name": { "type": "string", "description": "Who to greet." },
+                    "extra": {
+                        "type": "object",
+                        "additionalProperties": {
+                            "type": "integer",
+                            "minimum": -2147483648,
+                            "maximum": 2147483647
+                        },
+                        "description": "Extra fields."
+                    }
+                },
+                "required": ["name"],
+                "additionalProperties": false
+            },
+            "annotations": { "destructiveHint": false, "openWorldHint": false }
+        })
+    );
+}
+
+#[tokio::test]
+async fn the_tool_list_is_built_once_and_shared() {
+    let server = mcp_tool::Server::from_registry("s", "1").build().unwrap();
+    let first = server.tools()[0].input_schema.clone();
+    let copy = server.clone();
+    assert!(std::sync::Arc::ptr_eq(
+        &first,
+        &copy.tools()[0].input_schema
+    ));
+    let client = TestClient::connect(server).await.unwrap();
+    assert_eq!(client.list().await.unwrap(), copy.tools());
+}
+
+#[test]
+fn the_function_stays_callable_as_written() {
+    assert_eq!(greet("ada".into(), None), "hello, ada");
+    let counted = count("x".into(), None, None, 7, vec![], None).unwrap();
+    assert_eq!(counted.count, 7);
+}
