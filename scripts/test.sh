@@ -20,3 +20,6 @@ cargo nextest run --workspace --locked --no-fail-fast
 
 step "doc tests"
 cargo test --workspace --doc --locked
+
+step "end-to-end: the example server driven by the Python MCP client"
+scripts/e2e.sh

@@ -1,0 +1,510 @@
+//! A file-search MCP server: finds files under one root directory with CEL filters.
+//!
+//! ```text
+//! cargo run --example file_search -- --root ~/projects   # serve over stdin and stdout
+//! cargo run --example file_search -- --list-tools        # print the tools and exit
+//! ```
+//!
+//! Three tools: `search` walks the tree and keeps the entries whose attributes match a
+//! CEL expression such as `ext == "rs" && size > 1024`; `list_attributes` tells the
+//! model which attributes it may use; `read_attributes` describes one file.
+
+use std::fs::Metadata;
+use std::io::IsTerminal;
+use std::path::{Component, Path, PathBuf};
+use std::sync::OnceLock;
+
+use anyhow::Context as _;
+use cel::{Context, ExecutionError, Program, Value};
+use chrono::{DateTime, FixedOffset, SecondsFormat, Utc};
+use mcp_tool::{ToolError, mcp_tool};
+use schemars::JsonSchema;
+use serde::Serialize;
+
+/// The directory every path is relative to, canonicalized once at start-up.
+static ROOT: OnceLock<PathBuf> = OnceLock::new();
+
+fn root() -> &'static Path {
+    ROOT.get().map_or(Path::new("."), PathBuf::as_path)
+}
+
+const USAGE: &str = "\
+file_search: an MCP server that finds files under a root directory with CEL filters,
+served over stdin and stdout.
+
+Usage: file_search [--root DIR] [--list-tools]
+
+Options:
+  --root DIR     the directory to search; defaults to the current directory
+  --list-tools   print the tools with their input schemas as JSON, then exit
+  -h, --help     print this help";
+
+const INSTRUCTIONS: &str = "\
+Finds files under one root directory; every path is relative to that root. \
+Call `list_attributes` to learn the attributes a filter can use, `search` with a CEL \
+filter such as `ext == \"rs\" && size > 1024` to find files, and `read_attributes` for \
+the details of one file.";
+
+/// What the command line asks for.
+#[derive(Debug)]
+struct Options {
+    root: PathBuf,
+    list_tools: bool,
+}
+
+fn parse_options() -> Result<Option<Options>, lexopt::Error> {
+    let mut options = Options {
+        root: PathBuf::from("."),
+        list_tools: false,
+    };
+    let mut args = lexopt::Parser::from_env();
+    while let Some(arg) = args.next()? {
+        match arg {
+            lexopt::Arg::Long("root") => options.root = args.value()?.into(),
+            lexopt::Arg::Long("list-tools") => options.list_tools = true,
+            lexopt::Arg::Short('h') | lexopt::Arg::Long("help") => return Ok(None),
+            other => return Err(other.unexpected()),
+        }
+    }
+    Ok(Some(options))
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let options = match parse_options() {
+        Ok(Some(options)) => options,
+        Ok(None) => {
+            println!("{USAGE}");
+            return Ok(());
+        }
+        Err(error) => {
+            eprintln!("file_search: {error}\n\n{USAGE}");
+            std::process::exit(2);
+        }
+    };
+    let root = options
+        .root
+        .canonicalize()
+        .with_context(|| format!("cannot open the root directory {}", options.root.display()))?;
+    anyhow::ensure!(
+        root.is_dir(),
+        "the root {} is not a directory",
+        root.display()
+    );
+    ROOT.set(root).ok();
+
+    let server = mcp_tool::Server::from_registry("file-search", env!("CARGO_PKG_VERSION"))
+        .instructions(INSTRUCTIONS);
+    if options.list_tools {
+        println!("{}", serde_json::to_string_pretty(server.build()?.tools())?);
+        return Ok(());
+    }
+    // Stdout carries the protocol, so logs go to stderr.
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
+        )
+        .init();
+    server.serve_stdio().await?;
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------
+// The tools
+
+/// What `search` found.
+#[derive(Debug, Serialize, JsonSchema)]
+struct SearchResults {
+    /// The matching entries, in path order.
+    matches: Vec<Match>,
+    /// True when more entries matched than `max_results` allowed.
+    truncated: bool,
+}
+
+/// One matching file or directory.
+#[derive(Debug, Serialize, JsonSchema)]
+struct Match {
+    /// Path relative to the root, with `/` separators.
+    path: String,
+    /// Whether the entry is a directory.
+    is_dir: bool,
+    /// Size in bytes.
+    size: u64,
+    /// Last modification time, RFC 3339.
+    modified: String,
+}
+
+/// Walks the tree under the root (or under `path`) and returns the relative paths, sizes and modification times of the entries whose attributes match the CEL `filter`.
+#[mcp_tool(read_only, idempotent)]
+fn search(
+    /// A CEL expression over the attributes that `list_attributes` returns, e.g. `ext == "rs" && size > 1024`. Defaults to matching every entry.
+    filter: Option<String>,
+    /// A directory to search in, relative to the root. Defaults to the root.
+    path: Option<String>,
+    /// The most entries to return. Defaults to 100.
+    #[arg(range(min = 1, max = 1000), default = 100)]
+    max_results: u32,
+) -> Result<SearchResults, ToolError> {
+    let program = filter.as_deref().map(compile).transpose()?;
+    let start = resolve("path", path.as_deref().unwrap_or("."))?;
+    if !start.is_dir() {
+        return Err(ToolError::new("`path` must name a directory, not a file"));
+    }
+    let mut base = Context::default();
+    base.add_variable_from_value("now", Value::Timestamp(Utc::now().fixed_offset()));
+
+    let mut matches = Vec::new();
+    let walk = walkdir::WalkDir::new(&start)
+        .min_depth(1)
+        .sort_by_file_name()
+        .into_iter()
+        // Unreadable entries are skipped: a search reports what it can see.
+        .filter_map(Result::ok);
+    for found in walk {
+        let Ok(metadata) = found.metadata() else {
+            continue;
+        };
+        let Ok(relative) = found.path().strip_prefix(root()) else {
+            continue;
+        };
+        let entry = Entry::new(relative, &metadata);
+        if let Some(program) = &program
+            && !entry.matches(program, &base)?
+        {
+            continue;
+        }
+        if matches.len() == max_results as usize {
+            return Ok(SearchResults {
+                matches,
+                truncated: true,
+            });
+        }
+        matches.push(Match {
+            modified: entry.modified_rfc3339(),
+            path: entry.path,
+            is_dir: entry.is_dir,
+            size: entry.size,
+        });
+    }
+    Ok(SearchResults {
+        matches,
+        truncated: false,
+    })
+}
+
+/// The attributes a `search` filter can use.
+#[derive(Debug, Serialize, JsonSchema)]
+struct AttributeList {
+    /// Every attribute, with its CEL type.
+    attributes: Vec<AttributeInfo>,
+    /// Filters that show the syntax.
+    examples: Vec<&'static str>,
+}
+
+/// One attribute of a file.
+#[derive(Debug, Serialize, JsonSchema)]
+struct AttributeInfo {
+    /// The name to use in a filter.
+    name: &'static str,
+    /// Its CEL type: string, int, bool or timestamp.
+    #[serde(rename = "type")]
+    kind: &'static str,
+    /// What it holds.
+    description: &'static str,
+}
+
+/// Returns the name, CEL type and description of every attribute a `search` filter can use, with example filters.
+#[mcp_tool(read_only, idempotent)]
+fn list_attributes() -> AttributeList {
+    AttributeList {
+        attributes: ATTRIBUTES
+            .iter()
+            .map(|a| AttributeInfo {
+                name: a.name,
+                kind: a.kind,
+                description: a.description,
+            })
+            .chain([AttributeInfo {
+                name: "now",
+                kind: "timestamp",
+                description: "The time the search started, to compare with `modified`.",
+            }])
+            .collect(),
+        examples: vec![
+            r#"ext == "rs" && size > 1024"#,
+            r#"!is_dir && name.startsWith("test_")"#,
+            r#"modified > now - duration("24h")"#,
+            r#"content_type.startsWith("image/") && depth <= 2"#,
+        ],
+    }
+}
+
+/// Everything known about one file or directory.
+#[derive(Debug, Serialize, JsonSchema)]
+struct FileAttributes {
+    /// Path relative to the root, with `/` separators.
+    path: String,
+    /// Content type guessed from the extension, e.g. `text/x-rust`.
+    content_type: &'static str,
+    /// Size in bytes.
+    size: u64,
+    /// Last modification time, RFC 3339.
+    modified: String,
+    /// Whether the entry is a directory.
+    is_dir: bool,
+    /// Whether the entry is a symbolic link (its target stays inside the root).
+    is_symlink: bool,
+    /// Whether the entry is read-only.
+    readonly: bool,
+    /// Number of lines, for UTF-8 text files up to 1 MiB.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lines: Option<u64>,
+}
+
+/// Returns the content type, size, modification time, kind, permissions and line count of one file or directory given by its path relative to the root, without running a filter.
+#[mcp_tool(read_only, idempotent)]
+fn read_attributes(
+    /// The file's path relative to the root, e.g. `src/main.rs`.
+    path: String,
+) -> Result<FileAttributes, ToolError> {
+    let full = resolve("path", &path)?;
+    let metadata = full
+        .symlink_metadata()
+        .map_err(|_| ToolError::new("`path` names an entry that cannot be read"))?;
+    let relative = full.strip_prefix(root()).unwrap_or(Path::new("."));
+    let entry = Entry::new(relative, &metadata);
+    let lines = (metadata.is_file() && entry.size <= 1 << 20)
+        .then(|| std::fs::read(&full).ok())
+        .flatten()
+        .and_then(|bytes| String::from_utf8(bytes).ok())
+        .map(|text| text.lines().count() as u64);
+    Ok(FileAttributes {
+        modified: entry.modified_rfc3339(),
+        content_type: entry.content_type,
+        size: entry.size,
+        is_dir: entry.is_dir,
+        is_symlink: metadata.is_symlink(),
+        readonly: metadata.permissions().readonly(),
+        lines,
+        path: entry.path,
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Attributes and filters
+
+/// One file or directory, as a filter sees it.
+#[derive(Debug)]
+struct Entry {
+    path: String,
+    name: String,
+    ext: String,
+    content_type: &'static str,
+    size: u64,
+    modified: DateTime<FixedOffset>,
+    is_dir: bool,
+    is_symlink: bool,
+    depth: usize,
+}
+
+impl Entry {
+    fn new(relative: &Path, metadata: &Metadata) -> Self {
+        let parts: Vec<_> = relative
+            .components()
+            .filter_map(|c| match c {
+                Component::Normal(part) => Some(part.to_string_lossy()),
+                _ => None,
+            })
+            .collect();
+        let content_type = if metadata.is_dir() {
+            "inode/directory"
+        } else {
+            mime_guess::from_path(relative)
+                .first_raw()
+                .unwrap_or("application/octet-stream")
+        };
+        Self {
+            path: if parts.is_empty() {
+                ".".into()
+            } else {
+                parts.join("/")
+            },
+            name: parts.last().map(|p| p.to_string()).unwrap_or_default(),
+            ext: relative
+                .extension()
+                .map(|e| e.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            content_type,
+            size: metadata.len(),
+            modified: metadata
+                .modified()
+                .map(DateTime::<Utc>::from)
+                .unwrap_or_default()
+                .fixed_offset(),
+            is_dir: metadata.is_dir(),
+            is_symlink: metadata.is_symlink(),
+            depth: parts.len(),
+        }
+    }
+
+    fn modified_rfc3339(&self) -> String {
+        self.modified.to_rfc3339_opts(SecondsFormat::Secs, true)
+    }
+
+    /// Runs the filter on this entry; an error names the `filter` argument.
+    fn matches(&self, program: &Program, base: &Context<'_, '_>) -> Result<bool, ToolError> {
+        let mut scope = base.new_inner_scope();
+        for attribute in ATTRIBUTES {
+            scope.add_variable_from_value(attribute.name, (attribute.value)(self));
+        }
+        match program.execute(&scope) {
+            Ok(Value::Bool(keep)) => Ok(keep),
+            Ok(other) => Err(ToolError::new(format!(
+                "`filter` must evaluate to a boolean, but gave a value of type {} for `{}`; \
+                 compare an attribute, e.g. `size > 1024`",
+                other.type_of(),
+                self.path
+            ))),
+            Err(ExecutionError::UndeclaredReference(name)) => Err(ToolError::new(format!(
+                "`filter`: unknown attribute `{name}`; attributes: {}",
+                attribute_names()
+            ))),
+            Err(error) => Err(ToolError::new(format!(
+                "`filter` failed on `{}`: {error}",
+                self.path
+            ))),
+        }
+    }
+}
+
+/// An attribute that filters can use, and how to read it from an entry.
+struct Attribute {
+    name: &'static str,
+    kind: &'static str,
+    description: &'static str,
+    value: fn(&Entry) -> Value,
+}
+
+/// The single list `search` binds and `list_attributes` reports, so they cannot drift.
+const ATTRIBUTES: &[Attribute] = &[
+    Attribute {
+        name: "name",
+        kind: "string",
+        description: "The file name with its extension, e.g. `main.rs`.",
+        value: |e| e.name.clone().into(),
+    },
+    Attribute {
+        name: "ext",
+        kind: "string",
+        description: "The extension without its dot, e.g. `rs`; empty when there is none.",
+        value: |e| e.ext.clone().into(),
+    },
+    Attribute {
+        name: "path",
+        kind: "string",
+        description: "The path relative to the root, with `/` separators, e.g. `src/main.rs`.",
+        value: |e| e.path.clone().into(),
+    },
+    Attribute {
+        name: "size",
+        kind: "int",
+        description: "The size in bytes.",
+        value: |e| Value::Int(i64::try_from(e.size).unwrap_or(i64::MAX)),
+    },
+    Attribute {
+        name: "modified",
+        kind: "timestamp",
+        description: "The last modification time, e.g. `modified > timestamp(\"2025-01-01T00:00:00Z\")`.",
+        value: |e| Value::Timestamp(e.modified),
+    },
+    Attribute {
+        name: "content_type",
+        kind: "string",
+        description: "The content type guessed from the extension, e.g. `text/x-rust`; `inode/directory` for a directory.",
+        value: |e| e.content_type.into(),
+    },
+    Attribute {
+        name: "is_dir",
+        kind: "bool",
+        description: "Whether the entry is a directory.",
+        value: |e| Value::Bool(e.is_dir),
+    },
+    Attribute {
+        name: "is_symlink",
+        kind: "bool",
+        description: "Whether the entry is a symbolic link (links are listed, not followed).",
+        value: |e| Value::Bool(e.is_symlink),
+    },
+    Attribute {
+        name: "depth",
+        kind: "int",
+        description: "How many directories deep the entry is: 1 for an entry directly in the root.",
+        value: |e| Value::Int(i64::try_from(e.depth).unwrap_or(i64::MAX)),
+    },
+];
+
+fn attribute_names() -> String {
+    let names: Vec<_> = ATTRIBUTES.iter().map(|a| a.name).chain(["now"]).collect();
+    names.join(", ")
+}
+
+/// Compiles a filter; a syntax error names the `filter` argument and where it went wrong.
+fn compile(source: &str) -> Result<Program, ToolError> {
+    Program::compile(source).map_err(|errors| {
+        let detail = errors
+            .errors
+            .first()
+            .map(|e| {
+                let message = e.msg.strip_prefix("Syntax error: ").unwrap_or(&e.msg);
+                format!(" at column {}: {message}", e.pos.1)
+            })
+            .unwrap_or_default();
+        ToolError::new(format!(
+            "`filter`: syntax error{detail}; write a CEL expression such as \
+             `ext == \"rs\" && size > 1024` over the attributes {}",
+            attribute_names()
+        ))
+    })
+}
+
+/// Resolves a path given relative to the root, refusing anything that leads outside it.
+fn resolve(argument: &str, path: &str) -> Result<PathBuf, ToolError> {
+    let outside = || {
+        ToolError::new(format!(
+            "`{argument}` must stay inside the root; give a path relative to it, like `src/main.rs`"
+        ))
+    };
+    let requested = Path::new(path);
+    let requested = match requested.strip_prefix(root()) {
+        Ok(inside) => inside,
+        Err(_) => requested,
+    };
+    // Normalize by hand first, so nothing outside the root is ever touched.
+    let mut relative = PathBuf::new();
+    for component in requested.components() {
+        match component {
+            Component::Normal(part) => relative.push(part),
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !relative.pop() {
+                    return Err(outside());
+                }
+            }
+            Component::RootDir | Component::Prefix(_) => return Err(outside()),
+        }
+    }
+    let full = root().join(&relative);
+    let resolved = full.canonicalize().map_err(|_| {
+        ToolError::new(format!(
+            "`{argument}`: nothing named `{}` under the root; `search` lists what is there",
+            relative.display()
+        ))
+    })?;
+    // A symbolic link may still lead elsewhere.
+    if !resolved.starts_with(root()) {
+        return Err(outside());
+    }
+    Ok(full)
+}

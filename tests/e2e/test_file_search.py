@@ -1,0 +1,278 @@
+"""The file_search example served over stdio, driven by the official Python MCP client."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from mcp import MCPError
+from mcp.types import CallToolResult
+
+from conftest import FILES, OUTSIDE_SECRET
+
+pytestmark = pytest.mark.anyio
+
+# Sent as wrong-typed values: no reply may repeat them.
+SECRET = "sk-live-4f9a1c-DO-NOT-ECHO"
+
+
+def text_of(result: CallToolResult) -> str:
+    return "\n".join(block.text for block in result.content if block.type == "text")
+
+
+def error_text(result: CallToolResult) -> str:
+    assert result.is_error, f"expected a tool error, got {result}"
+    text = text_of(result)
+    assert text, "a tool error must carry a message"
+    return text
+
+
+def paths(result: CallToolResult) -> list[str]:
+    assert not result.is_error, text_of(result)
+    return [m["path"] for m in result.structured_content["matches"]]
+
+
+async def still_serves(client) -> None:
+    """The session survives the error before it: a good call still works."""
+    result = await client.call_tool("search", {"filter": 'name == "main.rs"'})
+    assert paths(result) == ["src/main.rs"]
+
+
+# --- listing -------------------------------------------------------------------------
+
+
+async def test_lists_the_three_tools_with_portable_schemas(connect):
+    async with connect() as client:
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+        assert sorted(tools) == ["list_attributes", "read_attributes", "search"]
+        for tool in tools.values():
+            assert tool.description and tool.description.endswith("."), tool.name
+            schema = tool.input_schema
+            assert schema["type"] == "object"
+            assert schema["additionalProperties"] is False, tool.name
+            dumped = json.dumps(schema)
+            assert "$ref" not in dumped and "$defs" not in dumped, tool.name
+            assert "$schema" not in dumped, tool.name
+            for name, prop in schema["properties"].items():
+                assert prop.get("description"), f"{tool.name}.{name} has no description"
+            assert tool.annotations is not None and tool.annotations.read_only_hint is True
+            assert tool.output_schema is not None and "$ref" not in json.dumps(tool.output_schema)
+
+        assert tools["read_attributes"].input_schema["required"] == ["path"]
+        assert tools["search"].input_schema.get("required", []) == []
+        assert tools["list_attributes"].input_schema["properties"] == {}
+        max_results = tools["search"].input_schema["properties"]["max_results"]
+        assert (max_results["minimum"], max_results["maximum"], max_results["default"]) == (1, 1000, 100)
+        assert client.instructions and "search" in client.instructions
+
+
+async def test_both_handshakes_work(connect):
+    # The default probes `server/discover`; "legacy" forces the `initialize` handshake.
+    for mode in ["auto", "legacy"]:
+        async with connect(mode) as client:
+            assert client.server_info is not None and client.server_info.name == "file-search"
+            await still_serves(client)
+
+
+# --- the tools -----------------------------------------------------------------------
+
+
+async def test_search_finds_the_files_a_filter_matches(connect):
+    async with connect() as client:
+        result = await client.call_tool("search", {"filter": 'ext == "rs" && size > 10'})
+        assert paths(result) == ["src/main.rs", "src/nested/deep.rs"]
+        assert result.structured_content["truncated"] is False
+        main = result.structured_content["matches"][0]
+        assert main["size"] == len(FILES["src/main.rs"])
+        assert main["is_dir"] is False
+        datetime.fromisoformat(main["modified"])
+
+        result = await client.call_tool("search", {"filter": "is_dir", "path": "src"})
+        assert paths(result) == ["src/nested"]
+
+        result = await client.call_tool("search", {"filter": 'content_type == "text/markdown" && depth == 2'})
+        assert paths(result) == ["docs/guide.md"]
+
+        result = await client.call_tool("search", {"filter": "!is_dir && size >= 2048 && modified <= now"})
+        assert paths(result) == ["data/blob.bin"]
+
+
+async def test_search_without_a_filter_lists_everything_and_says_when_it_stops(connect, tree: Path):
+    async with connect() as client:
+        everything = paths(await client.call_tool("search", {}))
+        for name in FILES:
+            assert name in everything
+        # The link out of the root is listed, never followed.
+        assert "escape" in everything
+        assert not any(OUTSIDE_SECRET in p for p in everything)
+
+        result = await client.call_tool("search", {"max_results": 2})
+        assert len(paths(result)) == 2
+        assert result.structured_content["truncated"] is True
+
+
+async def test_list_attributes_names_what_a_filter_can_use(connect):
+    async with connect() as client:
+        result = await client.call_tool("list_attributes", {})
+        assert not result.is_error, text_of(result)
+        attributes = {a["name"]: a for a in result.structured_content["attributes"]}
+        for name in ["name", "ext", "path", "size", "modified", "is_dir", "depth"]:
+            assert name in attributes
+        assert attributes["size"]["type"] == "int"
+        assert all(a["description"] for a in attributes.values())
+        # Every listed attribute is bound by search, and every example filter runs.
+        for name in attributes:
+            bound = await client.call_tool("search", {"filter": f"{name} == {name}", "max_results": 1})
+            assert not bound.is_error, f"{name}: {text_of(bound)}"
+        for example in result.structured_content["examples"]:
+            ran = await client.call_tool("search", {"filter": example})
+            assert not ran.is_error, f"{example}: {text_of(ran)}"
+
+
+async def test_read_attributes_describes_one_file(connect):
+    async with connect() as client:
+        result = await client.call_tool("read_attributes", {"path": "src/main.rs"})
+        assert not result.is_error, text_of(result)
+        attributes = result.structured_content
+        assert attributes["path"] == "src/main.rs"
+        assert attributes["size"] == len(FILES["src/main.rs"])
+        assert attributes["lines"] == 3
+        assert attributes["content_type"] == "text/x-rust"
+        assert attributes["is_dir"] is False and attributes["is_symlink"] is False
+        datetime.fromisoformat(attributes["modified"])
+        # The text fallback carries the same data for clients that ignore structured content.
+        assert json.loads(text_of(result)) == attributes
+
+        directory = await client.call_tool("read_attributes", {"path": "./docs/../src/nested"})
+        assert directory.structured_content["path"] == "src/nested"
+        assert directory.structured_content["is_dir"] is True
+
+
+# --- bad arguments -------------------------------------------------------------------
+
+
+async def test_a_wrong_type_names_the_argument_without_echoing_the_value(connect):
+    async with connect() as client:
+        text = error_text(await client.call_tool("search", {"max_results": SECRET}))
+        assert "`max_results`" in text and "integer" in text
+        assert SECRET not in text
+
+        text = error_text(await client.call_tool("read_attributes", {"path": [SECRET]}))
+        assert "`path`" in text and "string" in text
+        assert SECRET not in text
+        await still_serves(client)
+
+
+async def test_a_missing_argument_is_named(connect):
+    async with connect() as client:
+        text = error_text(await client.call_tool("read_attributes", {}))
+        assert "missing argument `path`" in text
+        assert "read_attributes" in text
+        await still_serves(client)
+
+
+async def test_an_unknown_argument_gets_a_suggestion(connect):
+    async with connect() as client:
+        text = error_text(await client.call_tool("search", {"filtr": "size > 1"}))
+        assert "unknown argument `filtr`" in text
+        assert "did you mean `filter`?" in text
+        await still_serves(client)
+
+
+async def test_an_out_of_range_limit_states_the_range(connect):
+    async with connect() as client:
+        for value in [0, 987654]:
+            text = error_text(await client.call_tool("search", {"max_results": value}))
+            assert "`max_results`" in text and "1" in text and "1000" in text
+            assert "987654" not in text
+        await still_serves(client)
+
+
+async def test_every_fault_is_reported_at_once(connect):
+    async with connect() as client:
+        text = error_text(await client.call_tool("search", {"max_results": SECRET, "path": 7, "colour": 1}))
+        assert "`max_results`" in text and "`path`" in text and "`colour`" in text
+        assert SECRET not in text
+        await still_serves(client)
+
+
+# --- bad filters ---------------------------------------------------------------------
+
+
+async def test_a_cel_syntax_error_names_the_filter(connect):
+    async with connect() as client:
+        text = error_text(await client.call_tool("search", {"filter": "size > && ext"}))
+        assert "`filter`" in text and "syntax error" in text
+        assert "size" in text  # the attributes are listed so the model can correct itself
+        await still_serves(client)
+
+
+async def test_a_filter_over_an_unknown_attribute_or_not_a_boolean_is_refused(connect):
+    async with connect() as client:
+        text = error_text(await client.call_tool("search", {"filter": 'colour == "red"'}))
+        assert "`filter`" in text and "unknown attribute `colour`" in text and "ext" in text
+
+        text = error_text(await client.call_tool("search", {"filter": "size + 1"}))
+        assert "`filter`" in text and "boolean" in text
+        await still_serves(client)
+
+
+# --- the root ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("tool", "path"),
+    [
+        ("read_attributes", "../outside/" + OUTSIDE_SECRET),
+        ("read_attributes", "escape/" + OUTSIDE_SECRET),
+        ("read_attributes", "src/../../outside"),
+        ("read_attributes", "ABSOLUTE"),
+        ("search", ".."),
+        ("search", "escape"),
+    ],
+)
+async def test_a_path_outside_the_root_is_refused(connect, tree: Path, tool: str, path: str):
+    if path == "ABSOLUTE":
+        path = str(tree.parent / "outside" / OUTSIDE_SECRET)
+    async with connect() as client:
+        text = error_text(await client.call_tool(tool, {"path": path}))
+        assert "`path` must stay inside the root" in text
+        # Messages never show where the server's files are.
+        assert str(tree.parent) not in text
+        await still_serves(client)
+
+
+async def test_a_missing_file_is_named_relative_to_the_root(connect, tree: Path):
+    async with connect() as client:
+        text = error_text(await client.call_tool("read_attributes", {"path": "src/nope.rs"}))
+        assert "`path`" in text and "src/nope.rs" in text
+        assert str(tree) not in text
+        await still_serves(client)
+
+
+# --- protocol errors -----------------------------------------------------------------
+
+
+async def test_an_unknown_tool_is_a_protocol_error_with_a_suggestion(connect):
+    async with connect() as client:
+        with pytest.raises(MCPError) as raised:
+            await client.call_tool("serch", {"filter": "size > 1"})
+        assert raised.value.error.code == -32602
+        assert "unknown tool `serch`" in raised.value.error.message
+        assert "did you mean `search`?" in raised.value.error.message
+        await still_serves(client)
+
+
+async def test_one_session_survives_every_kind_of_error(connect):
+    async with connect() as client:
+        error_text(await client.call_tool("search", {"max_results": SECRET}))
+        error_text(await client.call_tool("read_attributes", {}))
+        error_text(await client.call_tool("search", {"filter": "((("}))
+        error_text(await client.call_tool("read_attributes", {"path": "/etc/passwd"}))
+        with pytest.raises(MCPError):
+            await client.call_tool("no_such_tool", {})
+        await still_serves(client)
+        result = await client.call_tool("read_attributes", {"path": "README.txt"})
+        assert result.structured_content["size"] == len(FILES["README.txt"])
