@@ -37,7 +37,8 @@ fn generate(tool: &Tool, checked: &Checked) -> TokenStream {
         .as_ref()
         .map(|path| quote!(#path))
         .unwrap_or_else(|| quote!(::mcp_tool));
-    let p = quote!(#krate::__private);
+    // Named once, by a `use` in the `const _` block: a wrong `crate = "..."` path gets one error.
+    let p = quote!(__mcp_crate::__private);
     let function: &ItemFn = &tool.function;
     let fn_ident = &function.sig.ident;
     let count = tool.params.len();
@@ -94,12 +95,17 @@ fn generate(tool: &Tool, checked: &Checked) -> TokenStream {
             }
             None => quote!(::core::option::Option::None),
         };
+        // The one place that requires `ToolParam`, so a type that is not gets one error.
+        let param_type = format_ident!("__MCP_TYPE_{}", index);
+        statics.push(quote_spanned! {ty_span=>
+            const #param_type: #p::ParamType<#value_ty> = #p::param_type::<#value_ty>();
+        });
         specs.push(quote! {
             #p::ParamSpec {
                 name: #name,
                 description: #description,
                 required: #required,
-                schema: #p::schema_for::<#value_ty>,
+                schema: #param_type.schema,
                 minimum: #minimum,
                 maximum: #maximum,
                 min_length: #min_length,
@@ -111,12 +117,12 @@ fn generate(tool: &Tool, checked: &Checked) -> TokenStream {
 
         let slot = format_ident!("__mcp_arg_{}", index);
         let read = if param.option_inner.is_some() {
-            quote_spanned!(ty_span=> __mcp_args.optional::<#value_ty>(#index))
+            quote_spanned!(ty_span=> __mcp_args.optional(#index, #param_type))
         } else if param.arg.default.is_some() {
             let value_fn = format_ident!("__mcp_default_{}", index);
-            quote_spanned!(ty_span=> __mcp_args.defaulted::<#value_ty>(#index, #value_fn))
+            quote_spanned!(ty_span=> __mcp_args.defaulted(#index, #param_type, #value_fn))
         } else {
-            quote_spanned!(ty_span=> __mcp_args.required::<#value_ty>(#index))
+            quote_spanned!(ty_span=> __mcp_args.required(#index, #param_type))
         };
         reads.push(quote!(let #slot = #read;));
 
@@ -163,8 +169,11 @@ fn generate(tool: &Tool, checked: &Checked) -> TokenStream {
     let output_fn = quote_spanned! {ret_span=>
         fn __mcp_output() -> #p::OutputSpec<#ret_ty> {
             #[allow(unused_imports)]
-            use #p::{ContentKind as _, ResultKind as _, StructuredKind as _};
-            (&&&#p::Probe::<#ret_ty>::new()).__mcp_output()
+            use #p::{
+                ContentKind as _, ContentResultKind as _, ErrorResultKind as _, ResultKind as _,
+                StructuredKind as _,
+            };
+            (&&&&&#p::Probe::<#ret_ty>::new()).__mcp_output()
         }
     };
 
@@ -176,9 +185,7 @@ fn generate(tool: &Tool, checked: &Checked) -> TokenStream {
             .collect();
         let pattern = quote!((#(::core::option::Option::Some(#bound),)*));
         let result = quote!(let #pattern = (#(#values,)*) else {
-            return #p::fail(#p::Failure::Internal(
-                ::core::convert::Into::into("the arguments were read inconsistently")
-            ));
+            return #p::fail(#p::Failure::inconsistent_arguments());
         };);
         values = bound;
         result
@@ -209,6 +216,8 @@ fn generate(tool: &Tool, checked: &Checked) -> TokenStream {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, clippy::all)]
         const _: () = {
+            use #krate as __mcp_crate;
+
             #(#statics)*
 
             static __MCP_PARAMS: [#p::ParamSpec; #count] = [#(#specs),*];
@@ -221,8 +230,8 @@ fn generate(tool: &Tool, checked: &Checked) -> TokenStream {
                 (__mcp_output().schema)(__mcp_generator)
             }
 
-            fn __mcp_call(__mcp_input: #p::CallInput) -> #p::ToolFuture {
-                let #args_mut __mcp_args = #p::ArgReader::new(__mcp_input.into_args(), &__MCP_PARAMS);
+            fn __mcp_call(__mcp_input: &#p::CallInput) -> #p::ToolFuture {
+                let #args_mut __mcp_args = #p::ArgReader::new(__mcp_input, &__MCP_PARAMS);
                 #(#reads)*
                 #(#checks)*
                 if let ::core::result::Result::Err(__mcp_failure) = __mcp_args.finish() {
@@ -233,7 +242,7 @@ fn generate(tool: &Tool, checked: &Checked) -> TokenStream {
             }
 
             #p::inventory::submit! {
-                #krate::ToolEntry::__new(#p::ToolSpec {
+                __mcp_crate::ToolEntry::__new(#p::ToolSpec {
                     name: #name,
                     description: #description,
                     title: #title,

@@ -2,10 +2,12 @@
 
 use darling::FromMeta;
 use darling::ast::NestedMeta;
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
+use quote::quote;
 use syn::ext::IdentExt as _;
-use syn::spanned::Spanned as _;
-use syn::{Attribute, Expr, ExprLit, FnArg, Ident, ItemFn, Lit, LitInt, LitStr, Meta, Pat, Type};
+use syn::{
+    Attribute, Expr, ExprLit, FnArg, Ident, Item, ItemFn, Lit, LitInt, LitStr, Meta, Pat, Type,
+};
 
 /// `#[mcp_tool(...)]`'s arguments.
 #[derive(Debug, Default, FromMeta)]
@@ -50,8 +52,8 @@ pub(crate) struct Param {
     pub(crate) option_inner: Option<Type>,
     pub(crate) doc: Option<String>,
     pub(crate) arg: ArgAttr,
-    /// The `arg` attribute, for spans.
-    pub(crate) arg_span: Option<Span>,
+    /// The `#[arg(...)]` attribute, to point at.
+    pub(crate) arg_attr: Option<Attribute>,
 }
 
 /// The whole tool, as parsed.
@@ -66,7 +68,8 @@ pub(crate) struct Tool {
 
 /// Parses the attribute and the function, collecting every mistake.
 pub(crate) fn tool(args: TokenStream, item: TokenStream, errors: &mut Errors) -> syn::Result<Tool> {
-    let mut function: ItemFn = syn::parse2(item)?;
+    let mut function: ItemFn =
+        syn::parse2(item.clone()).map_err(|error| not_a_function(item).unwrap_or(error))?;
     let args = match NestedMeta::parse_meta_list(args) {
         Ok(list) => ToolArgs::from_list(&list).unwrap_or_else(|e| {
             errors.push_darling(e);
@@ -85,25 +88,25 @@ pub(crate) fn tool(args: TokenStream, item: TokenStream, errors: &mut Errors) ->
         };
         let doc = doc_text(&pat_type.attrs);
         let mut arg = ArgAttr::default();
-        let mut arg_span = None;
+        let mut arg_attr = None;
         let mut kept = Vec::new();
         for attr in std::mem::take(&mut pat_type.attrs) {
             if attr.path().is_ident("doc") {
                 continue;
             }
             if attr.path().is_ident("arg") {
-                if arg_span.is_some() {
+                if arg_attr.is_some() {
                     errors.push(syn::Error::new_spanned(
                         &attr,
                         "duplicate `#[arg(...)]`: put every constraint in one attribute",
                     ));
                     continue;
                 }
-                arg_span = Some(attr.span());
                 match ArgAttr::from_meta(&attr.meta) {
                     Ok(parsed) => arg = parsed,
                     Err(e) => errors.push_darling(e),
                 }
+                arg_attr = Some(attr);
                 continue;
             }
             kept.push(attr);
@@ -123,7 +126,7 @@ pub(crate) fn tool(args: TokenStream, item: TokenStream, errors: &mut Errors) ->
             ty,
             doc,
             arg,
-            arg_span,
+            arg_attr,
         });
     }
     Ok(Tool {
@@ -132,6 +135,49 @@ pub(crate) fn tool(args: TokenStream, item: TokenStream, errors: &mut Errors) ->
         doc,
         params,
     })
+}
+
+/// The error for an item that parses, but not as a function: on its keyword and name.
+fn not_a_function(item: TokenStream) -> Option<syn::Error> {
+    let (what, tokens) = match syn::parse2::<Item>(item).ok()? {
+        Item::Fn(_) => return None,
+        Item::Struct(item) => {
+            let (keyword, name) = (item.struct_token, item.ident);
+            ("a struct", quote!(#keyword #name))
+        }
+        Item::Enum(item) => {
+            let (keyword, name) = (item.enum_token, item.ident);
+            ("an enum", quote!(#keyword #name))
+        }
+        Item::Impl(item) => {
+            let (keyword, self_ty) = (item.impl_token, item.self_ty);
+            ("an `impl` block", quote!(#keyword #self_ty))
+        }
+        Item::Trait(item) => {
+            let (keyword, name) = (item.trait_token, item.ident);
+            ("a trait", quote!(#keyword #name))
+        }
+        Item::Mod(item) => {
+            let (keyword, name) = (item.mod_token, item.ident);
+            ("a module", quote!(#keyword #name))
+        }
+        Item::Const(item) => {
+            let (keyword, name) = (item.const_token, item.ident);
+            ("a constant", quote!(#keyword #name))
+        }
+        Item::Static(item) => {
+            let (keyword, name) = (item.static_token, item.ident);
+            ("a static", quote!(#keyword #name))
+        }
+        _ => return None,
+    };
+    Some(syn::Error::new_spanned(
+        tokens,
+        format!(
+            "`#[mcp_tool]` goes on a function, and this is {what}: write the tool as a free \
+             `fn` whose parameters are the tool's arguments"
+        ),
+    ))
 }
 
 /// The doc comment, lines joined into paragraphs.
@@ -200,6 +246,41 @@ pub(crate) fn option_inner(ty: &Type) -> Option<&Type> {
     }
 }
 
+/// How each key is written, for darling's messages about a malformed value.
+const USAGE: &[(&str, &str)] = &[
+    ("name", "name = \"snake_case_name\""),
+    ("description", "description = \"...\""),
+    ("title", "title = \"...\""),
+    ("read_only", "read_only` or `read_only = false"),
+    ("destructive", "destructive` or `destructive = false"),
+    ("idempotent", "idempotent` or `idempotent = false"),
+    ("open_world", "open_world` or `open_world = false"),
+    ("crate", "crate = \"path::to::mcp_tool\""),
+    ("range", "range(min = 1, max = 100)"),
+    ("length", "length(min = 1, max = 64)"),
+    ("pattern", "pattern = \"^[a-z]+$\""),
+    ("default", "default = 10"),
+];
+
+/// Darling's message, plus how the key is written when its value was malformed
+/// ("Unexpected type `int` at title" says what is wrong, not what is right).
+fn with_usage(message: String) -> String {
+    if message.starts_with("Unknown field") {
+        return message;
+    }
+    if message.starts_with("Duplicate field") {
+        return format!("{message}: set it once");
+    }
+    let usage = message
+        .rsplit_once(" at ")
+        .and_then(|(_, at)| at.split('/').next())
+        .and_then(|key| USAGE.iter().find(|(name, _)| *name == key));
+    match usage {
+        Some((_, usage)) => format!("{message}; write `{usage}`"),
+        None => message,
+    }
+}
+
 /// Every mistake found, reported together.
 #[derive(Default)]
 pub(crate) struct Errors {
@@ -214,7 +295,8 @@ impl Errors {
     pub(crate) fn push_darling(&mut self, error: darling::Error) {
         for e in error.flatten() {
             let span = e.span();
-            self.errors.push(syn::Error::new(span, e.to_string()));
+            self.errors
+                .push(syn::Error::new(span, with_usage(e.to_string())));
         }
     }
 

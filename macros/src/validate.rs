@@ -43,7 +43,8 @@ pub(crate) fn tool(tool: &Tool, errors: &mut Errors) -> Checked {
     if let syn::Safety::Unsafe(unsafety) = &sig.safety {
         errors.push(syn::Error::new_spanned(
             unsafety,
-            "a tool cannot be an `unsafe fn`: a client can call it with any arguments",
+            "a tool cannot be an `unsafe fn`, since a client can call it with any arguments: \
+             remove `unsafe`, and check the arguments before any `unsafe` block in the body",
         ));
     }
     if let Some(abi) = &sig.abi {
@@ -87,24 +88,20 @@ pub(crate) fn tool(tool: &Tool, errors: &mut Errors) -> Checked {
     let name = match &tool.args.name {
         Some(lit) => {
             let name = lit.value();
-            check_name(&name, errors, || {
-                syn::Error::new_spanned(lit, name_message(&name))
-            });
+            if let Some(problem) = name_problem(&name, "write") {
+                errors.push(syn::Error::new_spanned(lit, problem));
+            }
             name
         }
         None => {
             let name = sig.ident.to_string();
             let name = name.strip_prefix("r#").unwrap_or(&name).to_owned();
-            check_name(&name, errors, || {
-                syn::Error::new_spanned(
+            if let Some(problem) = name_problem(&name, "rename the function") {
+                errors.push(syn::Error::new_spanned(
                     &sig.ident,
-                    format!(
-                        "{}, or set it with `#[mcp_tool(name = \"{}\")]`",
-                        name_message(&name),
-                        name.to_snake_case()
-                    ),
-                )
-            });
+                    format!("{problem}, or set the tool's name with `#[mcp_tool(name = \"...\")]`"),
+                ));
+            }
             name
         }
     };
@@ -148,23 +145,40 @@ pub(crate) fn tool(tool: &Tool, errors: &mut Errors) -> Checked {
     }
 }
 
-fn name_message(name: &str) -> String {
-    format!(
-        "a tool's name must be snake_case (lowercase letters, digits and `_`), and `{name}` is not"
-    )
+/// The longest name clients accept.
+const MAX_NAME_LEN: usize = 64;
+
+/// What is wrong with a tool name, and how to fix it (`fix` names the edit).
+fn name_problem(name: &str, fix: &str) -> Option<String> {
+    if is_valid_name(name) {
+        return None;
+    }
+    let snake = name.to_snake_case();
+    if name.len() > MAX_NAME_LEN && (snake == name || !is_valid_name(&snake)) {
+        return Some(format!(
+            "a tool's name has at most {MAX_NAME_LEN} characters, and `{name}` has {}: shorten it",
+            name.len()
+        ));
+    }
+    let suggestion = if is_valid_name(&snake) {
+        format!(": {fix} `{snake}`")
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "a tool's name must be snake_case (lowercase letters, digits and `_`), and `{name}` is \
+         not{suggestion}"
+    ))
 }
 
-fn check_name(name: &str, errors: &mut Errors, error: impl FnOnce() -> syn::Error) {
-    let valid = !name.is_empty()
-        && name.len() <= 64
+fn is_valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= MAX_NAME_LEN
         && name.starts_with(|c: char| c.is_ascii_lowercase())
         && name
             .chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
-        && name.to_snake_case() == name;
-    if !valid {
-        errors.push(error());
-    }
+        && name.to_snake_case() == name
 }
 
 fn check_param_type(ty: &Type, errors: &mut Errors) {
@@ -238,8 +252,8 @@ fn check_range(param: &Param, errors: &mut Errors) -> (Option<Number>, Option<Nu
     let min = number(&range.min);
     let max = number(&range.max);
     if range.min.is_none() && range.max.is_none() {
-        errors.push(syn::Error::new(
-            param.arg_span.unwrap_or_else(|| param.ident.span()),
+        errors.push(at_arg(
+            param,
             "`range` needs `min`, `max` or both: `range(min = 1, max = 100)`",
         ));
     }
@@ -253,6 +267,14 @@ fn check_range(param: &Param, errors: &mut Errors) -> (Option<Number>, Option<Nu
         ));
     }
     (min, max)
+}
+
+/// An error on the parameter's `#[arg(...)]` attribute.
+fn at_arg(param: &Param, message: &str) -> syn::Error {
+    match &param.arg_attr {
+        Some(attr) => syn::Error::new_spanned(attr, message),
+        None => syn::Error::new_spanned(&param.ident, message),
+    }
 }
 
 fn parse_number(expr: &Expr) -> Option<Number> {
@@ -307,8 +329,8 @@ fn check_length(param: &Param, errors: &mut Errors) -> (Option<u64>, Option<u64>
     let min = number(&length.min);
     let max = number(&length.max);
     if length.min.is_none() && length.max.is_none() {
-        errors.push(syn::Error::new(
-            param.arg_span.unwrap_or_else(|| param.ident.span()),
+        errors.push(at_arg(
+            param,
             "`length` needs `min`, `max` or both: `length(min = 1, max = 64)`",
         ));
     }
@@ -380,6 +402,39 @@ fn check_default(param: &Param, errors: &mut Errors) {
             default,
             "an `Option` parameter already defaults to `None`: either drop `default`, \
              or declare the parameter without `Option`",
+        ));
+    }
+    // A quoted number would otherwise fail as "`From<&str>` is not implemented for `u32`".
+    if let Expr::Lit(ExprLit {
+        lit: Lit::Str(text),
+        ..
+    }) = default
+        && let Some(name) = type_name(value_type(param))
+        && is_numeric_name(&name)
+    {
+        let value = text.value();
+        let unquoted = if name == "bool" {
+            matches!(value.as_str(), "true" | "false")
+        } else {
+            let digits = value.strip_prefix('-').unwrap_or(&value);
+            matches!(
+                syn::parse_str::<Lit>(digits),
+                Ok(Lit::Int(_) | Lit::Float(_))
+            )
+        };
+        let hint = if unquoted {
+            format!("write `default = {value}`")
+        } else if name == "bool" {
+            "write `default = true` or `default = false`".to_owned()
+        } else {
+            "write a number without quotes, such as `default = 10`".to_owned()
+        };
+        errors.push(syn::Error::new_spanned(
+            text,
+            format!(
+                "`{}` is a `{name}`, and this default is a string: {hint}",
+                param.ident
+            ),
         ));
     }
 }

@@ -68,11 +68,58 @@ impl Pattern {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool parameter",
     label = "a tool parameter needs `Deserialize` and `JsonSchema`",
-    note = "derive `serde::Deserialize` and `schemars::JsonSchema` for `{Self}`"
+    note = "add `#[derive(serde::Deserialize, schemars::JsonSchema)]` to `{Self}`, or to the types it is built from"
 )]
 pub trait ToolParam: DeserializeOwned + JsonSchema {}
 
+// Reports the unmet `ToolParam` itself, with its note, rather than each missing supertrait.
+#[diagnostic::do_not_recommend]
 impl<T: DeserializeOwned + JsonSchema> ToolParam for T {}
+
+/// A parameter type, checked against [`ToolParam`] once (so a type that is not one
+/// gets one error): its schema and its decoder.
+#[doc(hidden)]
+pub struct ParamType<T> {
+    pub schema: fn(&mut SchemaGenerator) -> Schema,
+    decode: fn(&Value) -> Result<T, (serde_path_to_error::Path, String)>,
+}
+
+/// The [`ParamType`] of `T`; generated code names it once per parameter.
+#[doc(hidden)]
+pub const fn param_type<T: ToolParam>() -> ParamType<T> {
+    ParamType {
+        schema: crate::schema::schema_for::<T>,
+        decode: decode_value::<T>,
+    }
+}
+
+impl<T> Clone for ParamType<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for ParamType<T> {}
+
+impl<T> std::fmt::Debug for ParamType<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ParamType").finish_non_exhaustive()
+    }
+}
+
+/// Decodes one argument; on failure, where in it and serde's message.
+fn decode_value<T: DeserializeOwned>(
+    value: &Value,
+) -> Result<T, (serde_path_to_error::Path, String)> {
+    // The fast path decodes without tracking paths; only a failure pays for them.
+    if let Ok(decoded) = T::deserialize(value) {
+        return Ok(decoded);
+    }
+    serde_path_to_error::deserialize::<_, T>(value).map_err(|error| {
+        let path = error.path().clone();
+        (path, error.into_inner().to_string())
+    })
+}
 
 /// Numbers that `#[arg(range(...))]` can bound.
 #[diagnostic::on_unimplemented(
@@ -243,15 +290,16 @@ impl std::fmt::Display for ArgumentErrors {
 /// at the first. Used by generated code.
 #[doc(hidden)]
 #[derive(Debug)]
-pub struct ArgReader {
-    args: Map<String, Value>,
+pub struct ArgReader<'a> {
+    args: &'a Map<String, Value>,
     params: &'static [ParamSpec],
     /// Faults with the index of their parameter, so they read in parameter order.
     faults: Vec<(usize, Fault)>,
 }
 
-impl ArgReader {
-    pub fn new(args: Map<String, Value>, params: &'static [ParamSpec]) -> Self {
+impl<'a> ArgReader<'a> {
+    pub fn new(input: &'a crate::call::CallInput, params: &'static [ParamSpec]) -> Self {
+        let args = input.args();
         Self {
             args,
             params,
@@ -260,9 +308,9 @@ impl ArgReader {
     }
 
     /// A parameter without default: absent (or `null`) is a fault.
-    pub fn required<T: ToolParam>(&mut self, index: usize) -> Option<T> {
+    pub fn required<T>(&mut self, index: usize, ty: ParamType<T>) -> Option<T> {
         match self.take(index) {
-            Some(value) => self.decode(index, value),
+            Some(value) => self.decode(index, value, ty),
             None => {
                 let fault = Fault::Missing(self.params[index].name.to_owned());
                 self.faults.push((index, fault));
@@ -272,21 +320,22 @@ impl ArgReader {
     }
 
     /// An `Option<T>` parameter: absent and `null` are `None`.
-    pub fn optional<T: ToolParam>(&mut self, index: usize) -> Option<Option<T>> {
+    pub fn optional<T>(&mut self, index: usize, ty: ParamType<T>) -> Option<Option<T>> {
         match self.take(index) {
-            Some(value) => self.decode(index, value).map(Some),
+            Some(value) => self.decode(index, value, ty).map(Some),
             None => Some(None),
         }
     }
 
     /// A parameter with `#[arg(default = ...)]`.
-    pub fn defaulted<T: ToolParam>(
+    pub fn defaulted<T>(
         &mut self,
         index: usize,
+        ty: ParamType<T>,
         default: impl FnOnce() -> T,
     ) -> Option<T> {
         match self.take(index) {
-            Some(value) => self.decode(index, value),
+            Some(value) => self.decode(index, value, ty),
             None => Some(default()),
         }
     }
@@ -319,11 +368,18 @@ impl ArgReader {
 
     /// Ends reading: unknown arguments become faults; any fault fails the call.
     pub fn finish(mut self) -> Result<(), crate::call::Failure> {
-        let names: Vec<&'static str> = self.params.iter().map(|p| p.name).collect();
-        for (name, _) in std::mem::take(&mut self.args) {
-            let suggestion = crate::suggest::closest(&name, names.iter().copied());
-            self.faults
-                .push((self.params.len(), Fault::Unknown { name, suggestion }));
+        let params = self.params;
+        // Parameters are few: a scan beats building a set on every call.
+        for name in self.args.keys() {
+            if params.iter().any(|p| p.name == name) {
+                continue;
+            }
+            let suggestion = crate::suggest::closest(name, params.iter().map(|p| p.name));
+            let fault = Fault::Unknown {
+                name: name.clone(),
+                suggestion,
+            };
+            self.faults.push((params.len(), fault));
         }
         if self.faults.is_empty() {
             return Ok(());
@@ -334,23 +390,16 @@ impl ArgReader {
         }))
     }
 
-    fn take(&mut self, index: usize) -> Option<Value> {
-        // `shift_remove` keeps the order of what is left, so unknown keys are reported as sent.
+    fn take(&self, index: usize) -> Option<&'a Value> {
         self.args
-            .shift_remove(self.params[index].name)
+            .get(self.params[index].name)
             .filter(|value| !value.is_null())
     }
 
-    fn decode<T: DeserializeOwned>(&mut self, index: usize, value: Value) -> Option<T> {
-        // The fast path decodes without tracking paths; only a failure pays for them.
-        if let Ok(decoded) = T::deserialize(&value) {
-            return Some(decoded);
-        }
-        match serde_path_to_error::deserialize::<_, T>(&value) {
+    fn decode<T>(&mut self, index: usize, value: &'a Value, ty: ParamType<T>) -> Option<T> {
+        match (ty.decode)(value) {
             Ok(decoded) => Some(decoded),
-            Err(error) => {
-                let path = error.path().clone();
-                let message = error.into_inner().to_string();
+            Err((path, message)) => {
                 self.fault_from_serde(index, &path, &message);
                 None
             }

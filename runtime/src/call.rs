@@ -5,7 +5,6 @@ use std::any::Any;
 use std::fmt::Display;
 use std::future::Future;
 use std::marker::PhantomData;
-use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
 
 use futures::FutureExt as _;
@@ -16,6 +15,7 @@ use serde_json::{Map, Value};
 
 use crate::args::ArgumentErrors;
 use crate::error::ToolError;
+use crate::panics;
 
 /// What the server hands a tool for one call.
 #[doc(hidden)]
@@ -29,8 +29,9 @@ impl CallInput {
         Self { args }
     }
 
-    pub fn into_args(self) -> Map<String, Value> {
-        self.args
+    /// The call's arguments, as sent.
+    pub fn args(&self) -> &Map<String, Value> {
+        &self.args
     }
 }
 
@@ -56,10 +57,19 @@ pub enum Failure {
     Arguments(ArgumentErrors),
     /// The tool returned a [`ToolError`].
     Tool(ToolError),
-    /// The tool returned another error (its `{:#}` text).
-    Internal(String),
-    /// The tool panicked (its payload, when it was a string).
-    Panic(String),
+    /// The tool returned another error: its `{:#}` text and, for a
+    /// `std::error::Error`, the texts of its sources.
+    Internal {
+        message: String,
+        sources: Vec<String>,
+    },
+    /// The tool panicked: its payload (when it was a string) and where.
+    Panic {
+        message: String,
+        location: Option<String>,
+    },
+    /// The tool did not finish in time.
+    Timeout(std::time::Duration),
 }
 
 /// How a return type becomes a reply and which output schema it has.
@@ -139,10 +149,12 @@ impl IntoContent for CallToolResult {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from a tool",
     label = "this return type needs `Serialize` and `JsonSchema`",
-    note = "derive `serde::Serialize` and `schemars::JsonSchema` for it, or return `String`, `()` or content blocks"
+    note = "add `#[derive(serde::Serialize, schemars::JsonSchema)]` to `{Self}`, or to the types it is built from; or return `String`, `()` or content blocks"
 )]
 pub trait ToolOutput: Serialize + JsonSchema {}
 
+// Reports the unmet `ToolOutput` itself, with its note, rather than each missing supertrait.
+#[diagnostic::do_not_recommend]
 impl<T: Serialize + JsonSchema> ToolOutput for T {}
 
 /// Error types a tool may return in `Err`.
@@ -160,7 +172,38 @@ impl<E: Display + 'static> IntoFailure for E {
     fn into_failure(self) -> Failure {
         match (&self as &dyn Any).downcast_ref::<ToolError>() {
             Some(error) => Failure::Tool(error.clone()),
-            None => Failure::Internal(format!("{self:#}")),
+            None => Failure::internal(format!("{self:#}")),
+        }
+    }
+}
+
+impl Failure {
+    /// Unreachable: every missing argument was reported by `ArgReader::finish`.
+    pub fn inconsistent_arguments() -> Self {
+        Failure::internal("the arguments were read inconsistently".to_owned())
+    }
+
+    pub(crate) fn internal(message: String) -> Self {
+        Failure::Internal {
+            message,
+            sources: Vec::new(),
+        }
+    }
+
+    /// A `std::error::Error`, with its chain of sources kept for the log.
+    fn from_error<E: std::error::Error + 'static>(error: E) -> Self {
+        if let Some(error) = (&error as &dyn Any).downcast_ref::<ToolError>() {
+            return Failure::Tool(error.clone());
+        }
+        let mut sources = Vec::new();
+        let mut source = error.source();
+        while let Some(cause) = source {
+            sources.push(cause.to_string());
+            source = cause.source();
+        }
+        Failure::Internal {
+            message: format!("{error:#}"),
+            sources,
         }
     }
 }
@@ -176,38 +219,55 @@ fn some_schema<T: JsonSchema>(generator: &mut SchemaGenerator) -> Option<Schema>
 fn structured<T: Serialize>(value: T) -> Result<ToolReply, Failure> {
     serde_json::to_value(value)
         .map(ToolReply::Structured)
-        .map_err(|e| Failure::Internal(format!("the result could not be serialized: {e}")))
+        .map_err(|e| Failure::internal(format!("the result could not be serialized: {e}")))
 }
 
 fn content<C: IntoContent>(value: C) -> Result<ToolReply, Failure> {
     Ok(ToolReply::Content(value.into_call_result()))
 }
 
-fn fallible<T, E: IntoFailure>(
-    ok: fn(T) -> Result<ToolReply, Failure>,
-) -> impl Fn(Result<T, E>) -> Result<ToolReply, Failure> {
-    move |result| result.map_err(IntoFailure::into_failure).and_then(ok)
-}
-
 fn content_result<C: IntoContent, E: IntoFailure>(
     result: Result<C, E>,
 ) -> Result<ToolReply, Failure> {
-    fallible::<C, E>(content::<C>)(result)
+    result
+        .map_err(IntoFailure::into_failure)
+        .and_then(content::<C>)
+}
+
+fn content_error_result<C: IntoContent, E: std::error::Error + 'static>(
+    result: Result<C, E>,
+) -> Result<ToolReply, Failure> {
+    result.map_err(Failure::from_error).and_then(content::<C>)
 }
 
 fn structured_result<T: Serialize, E: IntoFailure>(
     result: Result<T, E>,
 ) -> Result<ToolReply, Failure> {
-    fallible::<T, E>(structured::<T>)(result)
+    result
+        .map_err(IntoFailure::into_failure)
+        .and_then(structured::<T>)
 }
 
-/// First rung: content types and `Result`s of them.
+fn structured_error_result<T: Serialize, E: std::error::Error + 'static>(
+    result: Result<T, E>,
+) -> Result<ToolReply, Failure> {
+    result
+        .map_err(Failure::from_error)
+        .and_then(structured::<T>)
+}
+
+// The ladder: generated code calls `(&&&&&Probe::<R>::new()).__mcp_output()`, and
+// method resolution takes the first rung whose impl applies to `R`, each rung one
+// dereference further down. Rungs without impl bounds check theirs on the method,
+// so a return type that fits nowhere gets the `on_unimplemented` message.
+
+/// Rung 0: content, and `Result`s of content with a `std::error::Error`.
 #[doc(hidden)]
 pub trait ContentKind<R> {
     fn __mcp_output(&self) -> OutputSpec<R>;
 }
 
-impl<C: IntoContent> ContentKind<C> for &&Probe<C> {
+impl<C: IntoContent> ContentKind<C> for &&&&Probe<C> {
     fn __mcp_output(&self) -> OutputSpec<C> {
         OutputSpec {
             schema: no_schema,
@@ -216,10 +276,26 @@ impl<C: IntoContent> ContentKind<C> for &&Probe<C> {
     }
 }
 
-impl<C: IntoContent, E> ContentKind<Result<C, E>> for &&Probe<Result<C, E>>
+impl<C, E> ContentKind<Result<C, E>> for &&&&Probe<Result<C, E>>
 where
-    E: IntoFailure,
+    C: IntoContent,
+    E: std::error::Error + 'static,
 {
+    fn __mcp_output(&self) -> OutputSpec<Result<C, E>> {
+        OutputSpec {
+            schema: no_schema,
+            convert: content_error_result::<C, E>,
+        }
+    }
+}
+
+/// Rung 1: `Result`s of content with any `Display` error.
+#[doc(hidden)]
+pub trait ContentResultKind<C, E> {
+    fn __mcp_output(&self) -> OutputSpec<Result<C, E>>;
+}
+
+impl<C: IntoContent, E: IntoFailure> ContentResultKind<C, E> for &&&Probe<Result<C, E>> {
     fn __mcp_output(&self) -> OutputSpec<Result<C, E>> {
         OutputSpec {
             schema: no_schema,
@@ -228,7 +304,27 @@ where
     }
 }
 
-/// Second rung: `Result<T, E>` with structured `T`.
+/// Rung 2: `Result<T, E>` with structured `T` and a `std::error::Error`.
+#[doc(hidden)]
+pub trait ErrorResultKind<T, E> {
+    fn __mcp_output(&self) -> OutputSpec<Result<T, E>>
+    where
+        T: ToolOutput;
+}
+
+impl<T, E: std::error::Error + 'static> ErrorResultKind<T, E> for &&Probe<Result<T, E>> {
+    fn __mcp_output(&self) -> OutputSpec<Result<T, E>>
+    where
+        T: ToolOutput,
+    {
+        OutputSpec {
+            schema: some_schema::<T>,
+            convert: structured_error_result::<T, E>,
+        }
+    }
+}
+
+/// Rung 3: `Result<T, E>` with structured `T` and any `Display` error.
 #[doc(hidden)]
 pub trait ResultKind<T, E> {
     fn __mcp_output(&self) -> OutputSpec<Result<T, E>>
@@ -250,7 +346,7 @@ impl<T, E> ResultKind<T, E> for &Probe<Result<T, E>> {
     }
 }
 
-/// Last rung: any structured `T`.
+/// Rung 4: any structured `T`.
 #[doc(hidden)]
 pub trait StructuredKind<T> {
     fn __mcp_output(&self) -> OutputSpec<T>
@@ -276,10 +372,7 @@ pub fn sync_reply<R>(
     convert: fn(R) -> Result<ToolReply, Failure>,
     run: impl FnOnce() -> R,
 ) -> ToolFuture {
-    let outcome = match std::panic::catch_unwind(AssertUnwindSafe(run)) {
-        Ok(value) => convert(value),
-        Err(payload) => Err(Failure::Panic(panic_message(payload.as_ref()))),
-    };
+    let outcome = panics::catch(run).and_then(convert);
     Box::pin(std::future::ready(outcome))
 }
 
@@ -292,28 +385,11 @@ pub fn async_reply<R: 'static, F>(
 where
     F: Future<Output = R> + Send + 'static,
 {
-    Box::pin(
-        AssertUnwindSafe(run)
-            .catch_unwind()
-            .map(move |outcome| match outcome {
-                Ok(value) => convert(value),
-                Err(payload) => Err(Failure::Panic(panic_message(payload.as_ref()))),
-            }),
-    )
+    Box::pin(panics::Guarded::new(run).map(move |outcome| outcome.and_then(convert)))
 }
 
 /// Ends a call whose arguments failed.
 #[doc(hidden)]
 pub fn fail(failure: Failure) -> ToolFuture {
     Box::pin(std::future::ready(Err(failure)))
-}
-
-fn panic_message(payload: &(dyn Any + Send)) -> String {
-    if let Some(text) = payload.downcast_ref::<&'static str>() {
-        (*text).to_owned()
-    } else if let Some(text) = payload.downcast_ref::<String>() {
-        text.clone()
-    } else {
-        "the tool panicked".to_owned()
-    }
 }

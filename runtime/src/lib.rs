@@ -5,7 +5,10 @@
 mod args;
 mod call;
 mod error;
+pub mod masking;
+mod panics;
 mod registry;
+mod report;
 mod schema;
 mod server;
 mod suggest;
@@ -53,10 +56,10 @@ pub mod __private {
     pub use ::serde;
     pub use ::serde_json;
 
-    pub use crate::args::{ArgReader, Bound, ParamSpec, Pattern};
+    pub use crate::args::{ArgReader, Bound, ParamSpec, ParamType, Pattern, param_type};
     pub use crate::call::{
-        CallInput, ContentKind, Failure, OutputSpec, Probe, ResultKind, StructuredKind, ToolFuture,
-        ToolReply, async_reply, fail, sync_reply,
+        CallInput, ContentKind, ContentResultKind, ErrorResultKind, Failure, OutputSpec, Probe,
+        ResultKind, StructuredKind, ToolFuture, ToolReply, async_reply, fail, sync_reply,
     };
     pub use crate::registry::ToolSpec;
     pub use crate::schema::schema_for;

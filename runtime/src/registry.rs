@@ -27,7 +27,7 @@ pub struct ToolSpec {
     pub open_world: Option<bool>,
     pub params: &'static [ParamSpec],
     pub output_schema: fn(&mut SchemaGenerator) -> Option<Schema>,
-    pub call: fn(CallInput) -> ToolFuture,
+    pub call: fn(&CallInput) -> ToolFuture,
     pub file: &'static str,
     pub line: u32,
     pub module_path: &'static str,

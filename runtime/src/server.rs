@@ -2,11 +2,12 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
-    Implementation, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
-    Tool, ToolAnnotations,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, Implementation,
+    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    ToolAnnotations,
 };
 use rmcp::service::{RequestContext, RunningService};
 use rmcp::{RoleServer, ServerHandler, ServiceExt};
@@ -14,7 +15,9 @@ use serde_json::Value;
 
 use crate::call::{CallInput, Failure, ToolReply};
 use crate::error::ServerError;
+use crate::masking;
 use crate::registry::{self, ToolEntry};
+use crate::report::{self, Detail};
 use crate::schema;
 use crate::suggest;
 
@@ -37,6 +40,8 @@ pub struct Server {
     entries: Vec<&'static ToolEntry>,
     only: Option<Vec<String>>,
     from_registry: bool,
+    detail: Detail,
+    timeout: Option<Duration>,
 }
 
 impl Server {
@@ -49,6 +54,8 @@ impl Server {
             entries: registry::registered(),
             only: None,
             from_registry: true,
+            detail: Detail::Masked,
+            timeout: None,
         }
     }
 
@@ -71,6 +78,22 @@ impl Server {
         self
     }
 
+    /// Hides the text of internal errors and panics from clients: they read only
+    /// ``tool `name` failed: internal error (error id …)``, and the log record with
+    /// the detail carries the same id. Messages of [`ToolError`](crate::ToolError)s
+    /// and argument errors, written for the model, still pass (masked).
+    pub fn hide_internal_errors(mut self, hide: bool) -> Self {
+        self.detail = if hide { Detail::Hidden } else { Detail::Masked };
+        self
+    }
+
+    /// Fails a call that runs longer than `limit` (async tools; a sync tool runs to
+    /// its end).
+    pub fn timeout(mut self, limit: Duration) -> Self {
+        self.timeout = Some(limit);
+        self
+    }
+
     /// Serves only the tools with these names; naming a tool that does not exist
     /// is an error when the server is built.
     pub fn only<I, S>(mut self, names: I) -> Self
@@ -84,6 +107,7 @@ impl Server {
 
     /// Validates the tools and computes every schema, once.
     pub fn build(self) -> Result<ToolServer, ServerError> {
+        crate::panics::install_hook();
         let mut entries = self.entries;
         if let Some(only) = &self.only {
             for name in only {
@@ -134,6 +158,8 @@ impl Server {
                 tools,
                 index,
                 listing,
+                detail: self.detail,
+                timeout: self.timeout,
             }),
         })
     }
@@ -156,6 +182,8 @@ struct Shared {
     tools: Vec<BuiltTool>,
     index: HashMap<&'static str, usize>,
     listing: Vec<Tool>,
+    detail: Detail,
+    timeout: Option<Duration>,
 }
 
 #[derive(Debug)]
@@ -201,10 +229,10 @@ impl BuiltTool {
         }
     }
 
-    fn finish(&self, outcome: Result<ToolReply, Failure>) -> CallToolResult {
-        match outcome {
-            Ok(ToolReply::Content(result)) => result,
-            Ok(ToolReply::Structured(value)) => {
+    fn reply(&self, reply: ToolReply) -> CallToolResult {
+        match reply {
+            ToolReply::Content(result) => result,
+            ToolReply::Structured(value) => {
                 let value = if self.wrap_output {
                     let mut object = serde_json::Map::with_capacity(1);
                     object.insert("result".into(), value);
@@ -214,20 +242,7 @@ impl BuiltTool {
                 };
                 CallToolResult::structured(value)
             }
-            Err(failure) => self.failure(failure),
         }
-    }
-
-    fn failure(&self, failure: Failure) -> CallToolResult {
-        let name = self.entry.name();
-        let message = match &failure {
-            Failure::Arguments(errors) => format!("invalid arguments for tool `{name}`: {errors}"),
-            Failure::Tool(error) => format!("tool `{name}` failed: {error}"),
-            Failure::Internal(text) => format!("tool `{name}` failed: {text}"),
-            Failure::Panic(text) => format!("tool `{name}` failed: it panicked: {text}"),
-        };
-        tracing::warn!(tool = name, "{message}");
-        CallToolResult::error(vec![ContentBlock::text(message)])
     }
 }
 
@@ -268,8 +283,20 @@ impl ToolServer {
         arguments: serde_json::Map<String, Value>,
     ) -> Result<CallToolResult, ErrorData> {
         let tool = self.find(name)?;
-        let outcome = (tool.entry.spec().call)(CallInput::new(arguments)).await;
-        Ok(tool.finish(outcome))
+        let input = CallInput::new(arguments);
+        let running = (tool.entry.spec().call)(&input);
+        let outcome = match self.shared.timeout {
+            Some(limit) => tokio::time::timeout(limit, running)
+                .await
+                .unwrap_or(Err(Failure::Timeout(limit))),
+            None => running.await,
+        };
+        Ok(match outcome {
+            Ok(reply) => tool.reply(reply),
+            Err(failure) => {
+                report::failure(tool.entry.name(), failure, input.args(), self.shared.detail)
+            }
+        })
     }
 
     fn find(&self, name: &str) -> Result<&BuiltTool, ErrorData> {
@@ -297,7 +324,7 @@ fn unknown_tool<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> ErrorDa
     // The requested name is echoed only as a key the client chose, clipped.
     let shown: String = name.chars().take(64).collect();
     ErrorData::invalid_params(
-        format!("unknown tool `{shown}`{hint}"),
+        masking::mask_failure(&format!("unknown tool `{shown}`{hint}")).into_owned(),
         Some(serde_json::json!({ "suggestions": suggestions })),
     )
 }

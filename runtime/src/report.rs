@@ -1,0 +1,108 @@
+//! How a failed call is reported: a masked message for the client, and a log record
+//! with the detail (credentials masked) under the same correlation id.
+
+use std::hash::{BuildHasher as _, Hasher as _};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use rmcp::model::{CallToolResult, ContentBlock};
+use serde_json::{Map, Value};
+
+use crate::call::Failure;
+use crate::masking;
+
+/// What the server shows of internal errors (anything but a [`ToolError`](crate::ToolError)
+/// or an argument error).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum Detail {
+    /// The masked message.
+    #[default]
+    Masked,
+    /// Only the correlation id.
+    Hidden,
+}
+
+/// The client's view of a failure, and its log record.
+pub(crate) fn failure(
+    tool: &str,
+    failure: Failure,
+    args: &Map<String, Value>,
+    detail: Detail,
+) -> CallToolResult {
+    let id = correlation_id();
+    let hidden = format!("tool `{tool}` failed: internal error (error id {id})");
+    let (client, log, sources) = match failure {
+        Failure::Arguments(errors) => {
+            let text = format!("invalid arguments for tool `{tool}`: {errors}");
+            (text.clone(), text, Vec::new())
+        }
+        Failure::Tool(error) => {
+            let text = format!("tool `{tool}` failed: {error}");
+            (text.clone(), text, Vec::new())
+        }
+        Failure::Internal { message, sources } => {
+            let text = format!("tool `{tool}` failed: {message}");
+            let client = match detail {
+                Detail::Masked => text.clone(),
+                Detail::Hidden => hidden,
+            };
+            (client, text, sources)
+        }
+        Failure::Panic { message, location } => {
+            let text = format!("tool `{tool}` failed: it panicked: {message}");
+            let client = match detail {
+                Detail::Masked => text.clone(),
+                Detail::Hidden => hidden,
+            };
+            let log = match location {
+                Some(location) => format!("{text} (at {location})"),
+                None => text,
+            };
+            (client, log, Vec::new())
+        }
+        Failure::Timeout(limit) => {
+            let text = format!(
+                "tool `{tool}` failed: it did not finish within {}",
+                seconds(limit)
+            );
+            (text.clone(), text, Vec::new())
+        }
+    };
+    let mut arguments = Value::Object(args.clone());
+    masking::mask_json_credentials(&mut arguments);
+    let caused_by: Vec<String> = sources
+        .iter()
+        .map(|source| masking::mask_credentials(source).into_owned())
+        .collect();
+    tracing::warn!(
+        tool,
+        error_id = %id,
+        arguments = %arguments,
+        caused_by = ?caused_by,
+        "{}",
+        masking::mask_credentials(&log)
+    );
+    CallToolResult::error(vec![ContentBlock::text(masking::mask_failure(&client))])
+}
+
+fn seconds(limit: Duration) -> String {
+    let millis = limit.as_millis();
+    if millis.is_multiple_of(1000) {
+        format!("{} s", millis / 1000)
+    } else {
+        format!("{millis} ms")
+    }
+}
+
+/// A short id that ties a client's message to its log record.
+fn correlation_id() -> String {
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
+    hasher.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    format!("{:016x}", hasher.finish())
+}

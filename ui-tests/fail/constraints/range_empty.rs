@@ -1,0 +1,9 @@
+use mcp_tool::mcp_tool;
+
+/// Returns the first lines of a text.
+#[mcp_tool]
+fn head(text: String, #[arg(range(min = 100, max = 1))] lines: usize) -> String {
+    text.lines().take(lines).collect::<Vec<_>>().join("\n")
+}
+
+fn main() {}

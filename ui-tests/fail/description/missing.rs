@@ -1,0 +1,8 @@
+use mcp_tool::mcp_tool;
+
+#[mcp_tool]
+fn add(a: i64, b: i64) -> i64 {
+    a + b
+}
+
+fn main() {}
