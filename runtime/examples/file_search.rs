@@ -10,7 +10,6 @@
 //! model which attributes it may use; `read_attributes` describes one file.
 
 use std::fs::Metadata;
-use std::io::IsTerminal;
 use std::path::{Component, Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -99,14 +98,8 @@ async fn main() -> anyhow::Result<()> {
         println!("{}", serde_json::to_string_pretty(server.build()?.tools())?);
         return Ok(());
     }
-    // Stdout carries the protocol, so logs go to stderr.
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::stderr().is_terminal())
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
-        )
-        .init();
+    // Stdout carries the protocol: masked records go to stderr, at `RUST_LOG` (default warn).
+    mcp_tool::logging::init().map_err(anyhow::Error::from_boxed)?;
     server.serve_stdio().await?;
     Ok(())
 }

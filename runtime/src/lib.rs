@@ -5,6 +5,7 @@
 mod args;
 mod call;
 mod error;
+pub mod logging;
 pub mod masking;
 mod panics;
 mod registry;

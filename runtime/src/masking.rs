@@ -81,6 +81,7 @@ pub fn mask_failure(message: &str) -> Cow<'_, str> {
             mask_tokens,
             mask_userinfo,
             mask_key_values,
+            mask_userinfo,
         ],
     )
 }
@@ -99,7 +100,13 @@ pub fn mask_failure(message: &str) -> Cow<'_, str> {
 pub fn mask_credentials(message: &str) -> Cow<'_, str> {
     run(
         message,
-        &[mask_pem, mask_tokens, mask_userinfo, mask_key_values],
+        &[
+            mask_pem,
+            mask_tokens,
+            mask_userinfo,
+            mask_key_values,
+            mask_userinfo,
+        ],
     )
 }
 
@@ -142,6 +149,10 @@ pub fn mask_json_credentials(value: &mut Value) {
 }
 
 /// One rewriting pass: `None` when it changed nothing.
+///
+/// No pass makes an earlier one match anew, so masking twice changes nothing more. User-info
+/// goes before key values, so `https://token:x@host/` keeps its host, and again after them,
+/// as a masked value can clear the `/` that ended an authority.
 type Pass = fn(&str) -> Option<String>;
 
 fn run<'a>(message: &'a str, passes: &[Pass]) -> Cow<'a, str> {

@@ -22,7 +22,7 @@ pub(super) static PEM: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// Token shapes, each anchored at its first character.
-pub(super) const TOKEN_SHAPES: &str = concat!(
+const TOKEN_SHAPES: &str = concat!(
     r"(?i:bearer|basic)[ \t]+[A-Za-z0-9._~+/:\-]+=*",
     r"|eyJ[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]*",
     r"|(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|APKA|AROA)[A-Z0-9]{16,}",
@@ -177,15 +177,17 @@ fn path_forms() -> String {
 /// An absolute path after a boundary, or a whole quoted string that starts like one.
 pub(super) static PATHS: LazyLock<Regex> = LazyLock::new(|| {
     let root = concat!(
-        r#"(?:\\?/[^/\\\s"'`]|~[A-Za-z0-9_.\-]*/"#,
+        r#"(?:\\?/[^/\\\s"'`*]|~[A-Za-z0-9_.\-]*/"#,
         r"|(?:\\\\\?\\)?[A-Za-z]:(?:\\{1,2}|/)|\\\\|(?i:file):/)",
     );
     compile(&format!(
         concat!(
-            r#""{root}[^"\r\n]*"|'{root}[^'\r\n]*'|`{root}[^`\r\n]*`"#,
+            r#""{root}{inner}*"|'{root}{inner}*'|`{root}{inner}*`"#,
             r#"|(?:^|[\s"'`=:(\[{{,;|>“‘«]|\\[nrt])(?:{forms})"#,
         ),
         root = root,
+        // No quote inside, so a cut name never opens a quoted path; no `*`, so none spans a `***`.
+        inner = r#"[^"'`*\r\n]"#,
         forms = path_forms(),
     ))
 });
