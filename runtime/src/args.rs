@@ -391,9 +391,16 @@ impl<'a> ArgReader<'a> {
     }
 
     fn take(&self, index: usize) -> Option<&'a Value> {
-        self.args
-            .get(self.params[index].name)
-            .filter(|value| !value.is_null())
+        let name = self.params[index].name;
+        // A call has few arguments: comparing their keys beats hashing the name.
+        let value = if self.args.len() <= 8 {
+            self.args
+                .iter()
+                .find_map(|(key, value)| (key == name).then_some(value))
+        } else {
+            self.args.get(name)
+        };
+        value.filter(|value| !value.is_null())
     }
 
     fn decode<T>(&mut self, index: usize, value: &'a Value, ty: ParamType<T>) -> Option<T> {

@@ -12,6 +12,7 @@ mod registry;
 mod report;
 mod schema;
 mod server;
+mod stdio;
 mod suggest;
 pub mod testing;
 

@@ -145,6 +145,9 @@ impl Server {
             }
             index.insert(entry.name(), position);
         }
+        // Looked up on every call: a binary search over the names beats hashing one.
+        let mut index: Vec<(&'static str, usize)> = index.into_iter().collect();
+        index.sort_unstable();
         let tools: Vec<BuiltTool> = entries.iter().map(|entry| BuiltTool::new(entry)).collect();
         let listing = tools.iter().map(|t| t.tool.clone()).collect();
         let mut info = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
@@ -180,7 +183,8 @@ pub struct ToolServer {
 struct Shared {
     info: ServerConfig,
     tools: Vec<BuiltTool>,
-    index: HashMap<&'static str, usize>,
+    /// Tool names with their position in `tools`, sorted by name.
+    index: Vec<(&'static str, usize)>,
     listing: Vec<Tool>,
     detail: Detail,
     timeout: Option<Duration>,
@@ -268,12 +272,20 @@ impl ToolServer {
 
     /// Serves over stdin and stdout until the client leaves.
     pub async fn serve_stdio(self) -> Result<(), ServerError> {
-        let running = self.serve(rmcp::transport::stdio()).await?;
-        running
-            .waiting()
+        self.serve_lines(tokio::io::stdin(), tokio::io::stdout())
             .await
-            .map(|_| ())
-            .map_err(|e| ServerError::Transport(e.to_string()))
+    }
+
+    /// Serves one session over any pair of byte streams that carry one JSON-RPC
+    /// message a line, as stdio does: a pipe, a socket, an in-memory duplex. A line
+    /// that is not JSON is answered with a `-32700` error (`"id": null`) and the
+    /// session goes on.
+    pub async fn serve_lines<R, W>(self, input: R, output: W) -> Result<(), ServerError>
+    where
+        R: tokio::io::AsyncRead + Unpin + Send + 'static,
+        W: tokio::io::AsyncWrite + Unpin + Send + 'static,
+    {
+        crate::stdio::serve(self, input, output).await
     }
 
     /// Runs one call outside any session, as `tools/call` would.
@@ -300,9 +312,10 @@ impl ToolServer {
     }
 
     fn find(&self, name: &str) -> Result<&BuiltTool, ErrorData> {
-        match self.shared.index.get(name) {
-            Some(&position) => Ok(&self.shared.tools[position]),
-            None => Err(unknown_tool(name, self.shared.index.keys().copied())),
+        let index = &self.shared.index;
+        match index.binary_search_by(|(known, _)| (*known).cmp(name)) {
+            Ok(found) => Ok(&self.shared.tools[index[found].1]),
+            Err(_) => Err(unknown_tool(name, index.iter().map(|(known, _)| *known))),
         }
     }
 }
