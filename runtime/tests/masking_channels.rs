@@ -93,13 +93,21 @@ where
     F: FnOnce(TestClient) -> Fut,
     Fut: std::future::Future<Output = T>,
 {
+    // The log channel as `mcp_tool::logging::init` sets it up, at the most verbose level.
+    with_server_logging("trace", server, body)
+}
+
+fn with_server_logging<T, F, Fut>(directives: &str, server: Server, body: F) -> (T, String)
+where
+    F: FnOnce(TestClient) -> Fut,
+    Fut: std::future::Future<Output = T>,
+{
     let captured = Captured::default();
     let writer = captured.clone();
-    // The log channel as `mcp_tool::logging::init` sets it up, at the most verbose level.
     let subscriber = tracing_subscriber::fmt()
         .with_writer(mcp_tool::logging::Masked::new(move || writer.clone()))
         .with_ansi(false)
-        .with_env_filter(mcp_tool::logging::filter("trace").unwrap())
+        .with_env_filter(mcp_tool::logging::filter(directives).unwrap())
         .finish();
     let _guard = tracing::subscriber::set_default(subscriber);
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -410,27 +418,11 @@ fn the_log_carries_the_error_chain_masked_and_the_client_only_the_top() {
 
 #[test]
 fn rmcp_records_raw_messages_below_info_which_is_why_the_filter_keeps_it_out() {
-    let captured = Captured::default();
-    let writer = captured.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_writer(mcp_tool::logging::Masked::new(move || writer.clone()))
-        .with_env_filter(mcp_tool::logging::filter("trace,rmcp=trace").unwrap())
-        .finish();
-    let _guard = tracing::subscriber::set_default(subscriber);
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
-        let client = TestClient::connect(server().build().unwrap())
-            .await
-            .unwrap();
-        client
-            .call("count", json!({ "limit": "Qz7rW2mXk9Lp4Tn8" }))
-            .await
-            .unwrap();
+    let (_, log) = with_server_logging("trace,rmcp=trace", server(), |client| async move {
+        let args = json!({ "limit": "Qz7rW2mXk9Lp4Tn8" });
+        client.call("count", args).await.unwrap();
     });
     // Asked for by name, rmcp's record of the request holds the bare value, which no
     // masking can recognise as a secret; by default (`filter("trace")`) it stays out.
-    assert!(captured.text().contains("Qz7rW2mXk9Lp4Tn8"));
+    assert!(log.contains("Qz7rW2mXk9Lp4Tn8"));
 }
