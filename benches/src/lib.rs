@@ -1,1 +1,25 @@
-//! Benchmarks live in `benches/`.
+//! The same tools written three ways, for side-by-side benchmarks: with `#[mcp_tool]`
+//! ([`ours`]), with rmcp's `#[tool_router]`/`#[tool]` macros ([`rmcp_macros`]), and as a
+//! hand-written rmcp `ServerHandler` ([`hand`]).
+//!
+//! Every style serves `add` (two integers, structured sum) and `summarize` (a nested
+//! report of about 1 KiB, structured summary), with the same names, descriptions and
+//! wire output. `benches/compare.sh` runs every comparison and writes `RESULTS.md`.
+
+pub mod hand;
+pub mod ours;
+pub mod payload;
+pub mod rmcp_macros;
+pub mod session;
+
+/// The names of the tools every style serves.
+pub const TOOLS: [&str; 2] = ["add", "summarize"];
+
+/// What every tool description says, so the listings match.
+pub mod descriptions {
+    /// The description of `add`.
+    pub const ADD: &str = "Adds two integers and returns their sum.";
+    /// The description of `summarize`.
+    pub const SUMMARIZE: &str =
+        "Summarizes a report: its section count, word count, total views and busiest section.";
+}

@@ -140,9 +140,11 @@ where
             },
             Some(reply) = replies.recv() => reply,
         };
+        // One write per message: stdout writes go through a blocking thread, one at a time.
+        let mut message = line.into_bytes();
+        message.push(b'\n');
         let written = async {
-            output.write_all(line.as_bytes()).await?;
-            output.write_all(b"\n").await?;
+            output.write_all(&message).await?;
             output.flush().await
         };
         if written.await.is_err() {

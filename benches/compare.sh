@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Measures mcp-tool against rmcp's own macros and a hand-written rmcp server, with the
+# same tools, in one run, and writes benches/RESULTS.md and benches/perf.svg.
+#
+# Usage: benches/compare.sh            (about 15 minutes on 2 cores from a clean clone)
+# Knobs: CALLS (stdio calls per run, 10000), RUNS (hyperfine runs, 5),
+#        BUILD_RUNS (hyperfine runs per build timing, 3), CARGO_TARGET_DIR.
+set -euo pipefail
+began=$(date +%s)
+cd "$(dirname "$0")/.."
+root=$PWD
+target=${CARGO_TARGET_DIR:-$root/target}
+export CARGO_TARGET_DIR=$target
+# One optimized build for the servers and the benchmarks (the bench profile otherwise
+# adds debug info, which profiling wants and a timing run does not).
+export CARGO_PROFILE_BENCH_DEBUG=false
+results=$root/benches/results
+gen=$target/bench-gen
+bin=$target/release
+calls=${CALLS:-10000}
+runs=${RUNS:-5}
+build_runs=${BUILD_RUNS:-3}
+criterion_args=(--warm-up-time 1 --measurement-time 3 --noplot)
+
+if [ -x "$bin/bench-server" ]; then
+    start_note="with the benchmarks already built"
+else
+    start_note="from an empty target directory"
+fi
+
+step() { printf '\n==> %s (%ds)\n' "$*" $(($(date +%s) - began)); }
+
+if ! command -v hyperfine >/dev/null; then
+    step "installing hyperfine"
+    apt-get update -qq && apt-get install -y -qq hyperfine >/dev/null
+fi
+
+mkdir -p "$results"
+rm -f "$results"/*.json
+{
+    echo "cpu: $(lscpu | sed -n 's/^Model name: *//p' | head -n 1)"
+    echo "cores: $(nproc)"
+    echo "os: $(. /etc/os-release && echo "$PRETTY_NAME"), Linux $(uname -r)"
+    echo "rustc: $(rustc --version)"
+    echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' with local changes')"
+    echo "date: $(date -u +%Y-%m-%d)"
+    echo "load at start: $(cut -d ' ' -f 1-3 /proc/loadavg)"
+} >"$results/machine.txt"
+cat "$results/machine.txt"
+
+step "building the servers, the client and the benchmarks (release)"
+cargo build --profile bench --locked -p mcp-tool-benches --bins
+cargo bench --locked -p mcp-tool-benches --no-run
+
+step "per-call latency (criterion)"
+rm -rf "$target/criterion"
+cargo bench --locked -p mcp-tool-benches --bench calls -- "${criterion_args[@]}"
+
+step "tools/list and start-up (criterion)"
+for style in ours rmcp hand; do
+    cargo bench --locked -p mcp-tool-benches --bench "list_$style" -- "${criterion_args[@]}"
+done
+
+if command -v valgrind >/dev/null; then
+    step "instructions per handler call (callgrind)"
+    counted=2000
+    for tool in add summarize; do
+        for style in setup ours rmcp-default rmcp-stored hand; do
+            for n in 0 "$counted"; do
+                total=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+                    "$bin/call-count" "$style" "$tool" "$n" 2>&1 |
+                    sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+                echo "$tool $style $n $total"
+            done
+        done
+    done >"$results/instructions.txt"
+    cat "$results/instructions.txt"
+fi
+
+for tool in add summarize; do
+    step "$calls sequential $tool calls over stdio, whole process (hyperfine, $runs interleaved rounds)"
+    client="$bin/load-client --calls $calls --tool $tool --"
+    # One run of each server per round, so that a change in the machine's load
+    # falls on every server alike; the first round only warms up.
+    for round in $(seq 0 "$runs"); do
+        hyperfine --runs 1 --style basic --export-json "$results/stdio-$tool-$round.json" \
+            -n ours "$client $bin/bench-server ours" \
+            -n rmcp-default "$client $bin/bench-server rmcp-default" \
+            -n rmcp-stored "$client $bin/bench-server rmcp-stored" \
+            -n hand "$client $bin/bench-server hand" | grep -E '^Benchmark|Time'
+    done
+    rm "$results/stdio-$tool-0.json"
+done
+
+step "generating three crates with 200 tools each"
+rm -rf "$gen"
+"$bin/gen-crates" --out "$gen" --workspace "$root" --tools 200
+(
+    cd "$gen"
+    export CARGO_TARGET_DIR=$gen/target
+    step "building their dependencies once (debug)"
+    for style in ours rmcp hand; do
+        cargo build --quiet -p "gen-$style"
+    done
+
+    step "clean build of each 200-tool crate (hyperfine)"
+    hyperfine --runs "$build_runs" --export-json "$results/build-clean.json" \
+        --prepare "cargo clean --quiet -p gen-ours" -n ours "cargo build --quiet -p gen-ours" \
+        --prepare "cargo clean --quiet -p gen-rmcp" -n rmcp "cargo build --quiet -p gen-rmcp" \
+        --prepare "cargo clean --quiet -p gen-hand" -n hand "cargo build --quiet -p gen-hand"
+
+    step "rebuild after editing one tool's body (hyperfine)"
+    hyperfine --warmup 1 --runs "$build_runs" --export-json "$results/build-incremental.json" \
+        --prepare "$bin/gen-crates --edit gen-ours/src/tools.rs" -n ours "cargo build --quiet -p gen-ours" \
+        --prepare "$bin/gen-crates --edit gen-rmcp/src/tools.rs" -n rmcp "cargo build --quiet -p gen-rmcp" \
+        --prepare "$bin/gen-crates --edit gen-hand/src/tools.rs" -n hand "cargo build --quiet -p gen-hand"
+)
+
+step "writing the report"
+"$bin/report" --criterion "$target/criterion" --results "$results" \
+    --markdown "$results/RESULTS.md" --svg "$results/perf.svg" \
+    --wall-seconds $(($(date +%s) - began)) --wall-note "$start_note"
+cp "$results/RESULTS.md" "$root/benches/RESULTS.md"
+cp "$results/perf.svg" "$root/benches/perf.svg"
+step "done: benches/RESULTS.md and benches/perf.svg"
