@@ -55,12 +55,7 @@ where
             Ok(Line::Complete) if line.trim_ascii().is_empty() => continue,
             Ok(Line::Complete) => match serde_json::from_slice::<serde::de::IgnoredAny>(&line) {
                 Ok(_) => {
-                    line.push(b'\n');
-                    let forwarded = async {
-                        to_rmcp.write_all(&line).await?;
-                        to_rmcp.flush().await
-                    };
-                    if forwarded.await.is_err() {
+                    if send_line(&mut to_rmcp, &mut line).await.is_err() {
                         break;
                     }
                     continue;
@@ -140,21 +135,32 @@ where
             },
             Some(reply) = replies.recv() => reply,
         };
-        // One write per message: stdout writes go through a blocking thread, one at a time.
-        let mut message = line.into_bytes();
-        message.push(b'\n');
-        let written = async {
-            output.write_all(&message).await?;
-            output.flush().await
-        };
-        if written.await.is_err() {
+        if send_line(&mut output, &mut line.into_bytes())
+            .await
+            .is_err()
+        {
             return;
         }
     }
     while let Ok(reply) = replies.try_recv() {
-        let _ = output.write_all(format!("{reply}\n").as_bytes()).await;
+        if send_line(&mut output, &mut reply.into_bytes())
+            .await
+            .is_err()
+        {
+            return;
+        }
     }
-    let _ = output.flush().await;
+}
+
+/// Writes one message and its newline in a single write (tokio's stdout runs each
+/// write on a blocking thread), then flushes.
+async fn send_line<W: AsyncWrite + Unpin>(
+    output: &mut W,
+    line: &mut Vec<u8>,
+) -> std::io::Result<()> {
+    line.push(b'\n');
+    output.write_all(line).await?;
+    output.flush().await
 }
 
 fn error_reply(code: i64, message: &str) -> String {
