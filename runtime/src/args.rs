@@ -1,290 +1,15 @@
 //! Reading a tool's arguments: every fault is collected, named by its path, and
 //! never echoes the value that was sent (it may be a secret).
 
-use std::sync::OnceLock;
-
-use regex::Regex;
-use schemars::{JsonSchema, Schema, SchemaGenerator};
-use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
+use crate::argument_errors::{ArgumentErrors, Fault};
+use crate::call::CallInput;
+use crate::constraint::{LengthArg, PatternArg, RangeArg};
+use crate::failure::Failure;
+use crate::param::{ParamSpec, ParamType};
 use crate::schema;
-
-/// One parameter of a tool, as the attribute describes it.
-#[doc(hidden)]
-#[derive(Debug)]
-pub struct ParamSpec {
-    pub name: &'static str,
-    pub description: Option<&'static str>,
-    pub required: bool,
-    pub schema: fn(&mut SchemaGenerator) -> Schema,
-    pub minimum: Option<Bound>,
-    pub maximum: Option<Bound>,
-    pub min_length: Option<u64>,
-    pub max_length: Option<u64>,
-    pub pattern: Option<&'static Pattern>,
-    pub default: Option<fn() -> Value>,
-}
-
-/// A numeric bound of `#[arg(range(...))]`.
-#[doc(hidden)]
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Bound {
-    Int(i128),
-    Float(f64),
-}
-
-/// A `#[arg(pattern = "...")]` regex, compiled on first use and kept.
-#[doc(hidden)]
-#[derive(Debug)]
-pub struct Pattern {
-    source: &'static str,
-    compiled: OnceLock<Option<Regex>>,
-}
-
-impl Pattern {
-    pub const fn new(source: &'static str) -> Self {
-        Self {
-            source,
-            compiled: OnceLock::new(),
-        }
-    }
-
-    pub(crate) fn source(&self) -> &'static str {
-        self.source
-    }
-
-    fn is_match(&self, text: &str) -> bool {
-        // The attribute checked the syntax at compile time; a pattern that still fails
-        // (a size limit) rejects every value rather than accepting it unchecked.
-        self.compiled
-            .get_or_init(|| Regex::new(self.source).ok())
-            .as_ref()
-            .is_some_and(|re| re.is_match(text))
-    }
-}
-
-/// Types a tool parameter may have.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be a tool parameter",
-    label = "a tool parameter needs `Deserialize` and `JsonSchema`",
-    note = "add `#[derive(serde::Deserialize, schemars::JsonSchema)]` to `{Self}`, or to the types it is built from"
-)]
-pub trait ToolParam: DeserializeOwned + JsonSchema {}
-
-// Reports the unmet `ToolParam` itself, with its note, rather than each missing supertrait.
-#[diagnostic::do_not_recommend]
-impl<T: DeserializeOwned + JsonSchema> ToolParam for T {}
-
-/// A parameter type, checked against [`ToolParam`] once (so a type that is not one
-/// gets one error): its schema and its decoder.
-#[doc(hidden)]
-pub struct ParamType<T> {
-    pub schema: fn(&mut SchemaGenerator) -> Schema,
-    decode: fn(&Value) -> Result<T, (serde_path_to_error::Path, String)>,
-}
-
-/// The [`ParamType`] of `T`; generated code names it once per parameter.
-#[doc(hidden)]
-pub const fn param_type<T: ToolParam>() -> ParamType<T> {
-    ParamType {
-        schema: crate::schema::schema_for::<T>,
-        decode: decode_value::<T>,
-    }
-}
-
-impl<T> Clone for ParamType<T> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<T> Copy for ParamType<T> {}
-
-impl<T> std::fmt::Debug for ParamType<T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ParamType").finish_non_exhaustive()
-    }
-}
-
-/// Decodes one argument; on failure, where in it and serde's message.
-fn decode_value<T: DeserializeOwned>(
-    value: &Value,
-) -> Result<T, (serde_path_to_error::Path, String)> {
-    // The fast path decodes without tracking paths; only a failure pays for them.
-    if let Ok(decoded) = T::deserialize(value) {
-        return Ok(decoded);
-    }
-    serde_path_to_error::deserialize::<_, T>(value).map_err(|error| {
-        let path = error.path().clone();
-        (path, error.into_inner().to_string())
-    })
-}
-
-/// Numbers that `#[arg(range(...))]` can bound.
-#[diagnostic::on_unimplemented(
-    message = "`range` applies to numeric parameters, and `{Self}` is not a number",
-    label = "not a number",
-    note = "use `length(min = .., max = ..)` to bound a string or a collection"
-)]
-pub trait RangeArg {
-    #[doc(hidden)]
-    fn within(&self, min: Option<Bound>, max: Option<Bound>) -> bool;
-}
-
-macro_rules! range_int {
-    ($($t:ty),*) => {$(
-        impl RangeArg for $t {
-            fn within(&self, min: Option<Bound>, max: Option<Bound>) -> bool {
-                let value = *self as i128;
-                let above = |b: Bound| match b {
-                    Bound::Int(b) => value >= b,
-                    Bound::Float(b) => value as f64 >= b,
-                };
-                let below = |b: Bound| match b {
-                    Bound::Int(b) => value <= b,
-                    Bound::Float(b) => value as f64 <= b,
-                };
-                min.is_none_or(above) && max.is_none_or(below)
-            }
-        }
-    )*};
-}
-range_int!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
-
-macro_rules! range_float {
-    ($($t:ty),*) => {$(
-        impl RangeArg for $t {
-            fn within(&self, min: Option<Bound>, max: Option<Bound>) -> bool {
-                let value = *self as f64;
-                let bound = |b: Bound| match b {
-                    Bound::Int(b) => b as f64,
-                    Bound::Float(b) => b,
-                };
-                min.is_none_or(|b| value >= bound(b)) && max.is_none_or(|b| value <= bound(b))
-            }
-        }
-    )*};
-}
-range_float!(f32, f64);
-
-/// Strings and collections that `#[arg(length(...))]` can bound.
-#[diagnostic::on_unimplemented(
-    message = "`length` applies to strings and collections, and `{Self}` is neither",
-    label = "has no length",
-    note = "use `range(min = .., max = ..)` to bound a number"
-)]
-pub trait LengthArg {
-    /// Characters of a string, items of a collection.
-    #[doc(hidden)]
-    fn arg_len(&self) -> usize;
-}
-
-impl LengthArg for String {
-    fn arg_len(&self) -> usize {
-        self.chars().count()
-    }
-}
-
-impl<T> LengthArg for Vec<T> {
-    fn arg_len(&self) -> usize {
-        self.len()
-    }
-}
-
-impl<K, V, S> LengthArg for std::collections::HashMap<K, V, S> {
-    fn arg_len(&self) -> usize {
-        self.len()
-    }
-}
-
-impl<K, V> LengthArg for std::collections::BTreeMap<K, V> {
-    fn arg_len(&self) -> usize {
-        self.len()
-    }
-}
-
-impl<T, S> LengthArg for std::collections::HashSet<T, S> {
-    fn arg_len(&self) -> usize {
-        self.len()
-    }
-}
-
-impl<T> LengthArg for std::collections::BTreeSet<T> {
-    fn arg_len(&self) -> usize {
-        self.len()
-    }
-}
-
-/// Strings that `#[arg(pattern = "...")]` can match.
-#[diagnostic::on_unimplemented(
-    message = "`pattern` applies to string parameters, and `{Self}` is not a string",
-    label = "not a string",
-    note = "declare the parameter as `String` (or `Option<String>`)"
-)]
-pub trait PatternArg {
-    #[doc(hidden)]
-    fn arg_str(&self) -> &str;
-}
-
-impl PatternArg for String {
-    fn arg_str(&self) -> &str {
-        self
-    }
-}
-
-/// One fault of the arguments of a call.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Fault {
-    Missing(String),
-    Unknown {
-        name: String,
-        suggestion: Option<&'static str>,
-    },
-    Invalid {
-        path: String,
-        expected: String,
-    },
-}
-
-impl std::fmt::Display for Fault {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Fault::Missing(path) => write!(f, "missing argument `{path}`"),
-            Fault::Unknown {
-                name,
-                suggestion: Some(suggestion),
-            } => write!(
-                f,
-                "unknown argument `{name}` (did you mean `{suggestion}`?)"
-            ),
-            Fault::Unknown {
-                name,
-                suggestion: None,
-            } => write!(f, "unknown argument `{name}`"),
-            Fault::Invalid { path, expected } => write!(f, "`{path}`: expected {expected}"),
-        }
-    }
-}
-
-/// Every fault of one call's arguments.
-#[doc(hidden)]
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ArgumentErrors {
-    faults: Vec<Fault>,
-}
-
-impl std::fmt::Display for ArgumentErrors {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        for (i, fault) in self.faults.iter().enumerate() {
-            if i > 0 {
-                f.write_str("; ")?;
-            }
-            write!(f, "{fault}")?;
-        }
-        Ok(())
-    }
-}
+use crate::suggest;
 
 /// Reads parameters out of a call's arguments, collecting faults instead of stopping
 /// at the first. Used by generated code.
@@ -298,7 +23,7 @@ pub struct ArgReader<'a> {
 }
 
 impl<'a> ArgReader<'a> {
-    pub fn new(input: &'a crate::call::CallInput, params: &'static [ParamSpec]) -> Self {
+    pub fn new(input: &'a CallInput, params: &'static [ParamSpec]) -> Self {
         let args = input.args();
         Self {
             args,
@@ -367,14 +92,14 @@ impl<'a> ArgReader<'a> {
     }
 
     /// Ends reading: unknown arguments become faults; any fault fails the call.
-    pub fn finish(mut self) -> Result<(), crate::call::Failure> {
+    pub fn finish(mut self) -> Result<(), Failure> {
         let params = self.params;
         // Parameters are few: a scan beats building a set on every call.
         for name in self.args.keys() {
             if params.iter().any(|p| p.name == name) {
                 continue;
             }
-            let suggestion = crate::suggest::closest(name, params.iter().map(|p| p.name));
+            let suggestion = suggest::closest(name, params.iter().map(|p| p.name));
             let fault = Fault::Unknown {
                 name: name.clone(),
                 suggestion,
@@ -385,9 +110,9 @@ impl<'a> ArgReader<'a> {
             return Ok(());
         }
         self.faults.sort_by_key(|(index, _)| *index);
-        Err(crate::call::Failure::Arguments(ArgumentErrors {
-            faults: self.faults.into_iter().map(|(_, fault)| fault).collect(),
-        }))
+        Err(Failure::Arguments(ArgumentErrors::new(
+            self.faults.into_iter().map(|(_, fault)| fault).collect(),
+        )))
     }
 
     fn take(&self, index: usize) -> Option<&'a Value> {

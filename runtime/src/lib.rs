@@ -3,26 +3,36 @@
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
 mod args;
+mod argument_errors;
 mod call;
+mod constraint;
 mod error;
+mod failure;
+mod failure_report;
+mod lines;
 pub mod logging;
 pub mod masking;
+mod output;
 mod panics;
+mod param;
 mod registry;
-mod report;
 mod schema;
 mod server;
-mod stdio;
 mod suggest;
 pub mod testing;
+mod tool_server;
+mod wire;
 
 pub use mcp_tool_macros::mcp_tool;
 
-pub use crate::args::{LengthArg, PatternArg, RangeArg, ToolParam};
-pub use crate::call::{IntoContent, IntoFailure, ToolOutput};
+pub use crate::constraint::{LengthArg, PatternArg, RangeArg};
 pub use crate::error::{ServerError, ToolError};
+pub use crate::failure::IntoFailure;
+pub use crate::output::{IntoContent, ToolOutput};
+pub use crate::param::ToolParam;
 pub use crate::registry::{ToolEntry, registered};
-pub use crate::server::{Server, ToolServer};
+pub use crate::server::Server;
+pub use crate::tool_server::ToolServer;
 
 /// The MCP types tools and tests use, from `rmcp`.
 pub mod model {
@@ -58,11 +68,13 @@ pub mod __private {
     pub use ::serde;
     pub use ::serde_json;
 
-    pub use crate::args::{ArgReader, Bound, ParamSpec, ParamType, Pattern, param_type};
-    pub use crate::call::{
-        CallInput, ContentKind, ContentResultKind, ErrorResultKind, Failure, OutputSpec, Probe,
-        ResultKind, StructuredKind, ToolFuture, ToolReply, async_reply, fail, sync_reply,
+    pub use crate::args::ArgReader;
+    pub use crate::call::{CallInput, ToolFuture, async_reply, fail, sync_reply};
+    pub use crate::failure::Failure;
+    pub use crate::output::{
+        ContentKind, ContentResultKind, ErrorResultKind, OutputSpec, Probe, ResultKind,
+        StructuredKind, ToolReply,
     };
+    pub use crate::param::{Bound, ParamSpec, ParamType, Pattern, param_type, schema_for};
     pub use crate::registry::ToolSpec;
-    pub use crate::schema::schema_for;
 }

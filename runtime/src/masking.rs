@@ -49,7 +49,6 @@ use self::patterns::{
 mod patterns;
 
 #[cfg(test)]
-#[path = "masking_tests.rs"]
 mod tests;
 
 /// What a masked secret is replaced with.

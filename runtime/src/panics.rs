@@ -9,7 +9,7 @@ use std::pin::Pin;
 use std::sync::Once;
 use std::task::{Context, Poll};
 
-use crate::call::Failure;
+use crate::failure::Failure;
 
 thread_local! {
     /// Set while this thread runs tool code.

@@ -2,8 +2,8 @@
 
 use schemars::{Schema, SchemaGenerator};
 
-use crate::args::ParamSpec;
 use crate::call::{CallInput, ToolFuture};
+use crate::param::ParamSpec;
 
 /// One tool registered by `#[mcp_tool]`.
 ///

@@ -9,7 +9,7 @@ use schemars::generate::{Contract, SchemaSettings};
 use schemars::{Schema, SchemaGenerator};
 use serde_json::{Map, Value, json};
 
-use crate::args::{Bound, ParamSpec};
+use crate::param::ParamSpec;
 
 /// The generator every tool schema comes from.
 pub(crate) fn generator(contract: Contract) -> SchemaGenerator {
@@ -20,12 +20,6 @@ pub(crate) fn generator(contract: Contract) -> SchemaGenerator {
             s.contract = contract;
         })
         .into_generator()
-}
-
-/// The schema of one parameter's type, referenced from generated code.
-#[doc(hidden)]
-pub fn schema_for<T: crate::args::ToolParam>(generator: &mut SchemaGenerator) -> Schema {
-    generator.subschema_for::<T>()
 }
 
 /// The input schema of a tool: one property per parameter, in parameter order.
@@ -272,18 +266,6 @@ fn plain(value: &Value) -> String {
     match value {
         Value::String(text) => text.clone(),
         other => other.to_string(),
-    }
-}
-
-impl Bound {
-    fn to_json(self) -> Value {
-        match self {
-            Bound::Int(value) => i64::try_from(value)
-                .map(Value::from)
-                .or_else(|_| u64::try_from(value).map(Value::from))
-                .unwrap_or_else(|_| Value::from(value as f64)),
-            Bound::Float(value) => Value::from(value),
-        }
     }
 }
 

@@ -24,7 +24,8 @@ use rmcp::service::{RoleClient, RunningService, ServiceError};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::server::{Server, ToolServer};
+use crate::server::Server;
+use crate::tool_server::ToolServer;
 
 /// Why a test call did not give what the test asked for.
 #[derive(Debug, thiserror::Error)]

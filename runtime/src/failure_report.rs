@@ -8,7 +8,7 @@ use std::time::Duration;
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::{Map, Value};
 
-use crate::call::Failure;
+use crate::failure::Failure;
 use crate::masking;
 
 /// What the server shows of internal errors (anything but a [`ToolError`](crate::ToolError)

@@ -1,0 +1,116 @@
+//! The `#[arg(...)]` constraints, as traits: each says which types it applies to, so
+//! a constraint on the wrong type is a compile error on that type (through aliases too).
+
+use crate::param::Bound;
+
+/// Numbers that `#[arg(range(...))]` can bound.
+#[diagnostic::on_unimplemented(
+    message = "`range` applies to numeric parameters, and `{Self}` is not a number",
+    label = "not a number",
+    note = "use `length(min = .., max = ..)` to bound a string or a collection"
+)]
+pub trait RangeArg {
+    #[doc(hidden)]
+    fn within(&self, min: Option<Bound>, max: Option<Bound>) -> bool;
+}
+
+macro_rules! range_int {
+    ($($t:ty),*) => {$(
+        impl RangeArg for $t {
+            fn within(&self, min: Option<Bound>, max: Option<Bound>) -> bool {
+                let value = *self as i128;
+                let above = |b: Bound| match b {
+                    Bound::Int(b) => value >= b,
+                    Bound::Float(b) => value as f64 >= b,
+                };
+                let below = |b: Bound| match b {
+                    Bound::Int(b) => value <= b,
+                    Bound::Float(b) => value as f64 <= b,
+                };
+                min.is_none_or(above) && max.is_none_or(below)
+            }
+        }
+    )*};
+}
+range_int!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+macro_rules! range_float {
+    ($($t:ty),*) => {$(
+        impl RangeArg for $t {
+            fn within(&self, min: Option<Bound>, max: Option<Bound>) -> bool {
+                let value = *self as f64;
+                let bound = |b: Bound| match b {
+                    Bound::Int(b) => b as f64,
+                    Bound::Float(b) => b,
+                };
+                min.is_none_or(|b| value >= bound(b)) && max.is_none_or(|b| value <= bound(b))
+            }
+        }
+    )*};
+}
+range_float!(f32, f64);
+
+/// Strings and collections that `#[arg(length(...))]` can bound.
+#[diagnostic::on_unimplemented(
+    message = "`length` applies to strings and collections, and `{Self}` is neither",
+    label = "has no length",
+    note = "use `range(min = .., max = ..)` to bound a number"
+)]
+pub trait LengthArg {
+    /// Characters of a string, items of a collection.
+    #[doc(hidden)]
+    fn arg_len(&self) -> usize;
+}
+
+impl LengthArg for String {
+    fn arg_len(&self) -> usize {
+        self.chars().count()
+    }
+}
+
+impl<T> LengthArg for Vec<T> {
+    fn arg_len(&self) -> usize {
+        self.len()
+    }
+}
+
+impl<K, V, S> LengthArg for std::collections::HashMap<K, V, S> {
+    fn arg_len(&self) -> usize {
+        self.len()
+    }
+}
+
+impl<K, V> LengthArg for std::collections::BTreeMap<K, V> {
+    fn arg_len(&self) -> usize {
+        self.len()
+    }
+}
+
+impl<T, S> LengthArg for std::collections::HashSet<T, S> {
+    fn arg_len(&self) -> usize {
+        self.len()
+    }
+}
+
+impl<T> LengthArg for std::collections::BTreeSet<T> {
+    fn arg_len(&self) -> usize {
+        self.len()
+    }
+}
+
+/// Strings that `#[arg(pattern = "...")]` can match.
+#[diagnostic::on_unimplemented(
+    message = "`pattern` applies to string parameters, and `{Self}` is not a string",
+    label = "not a string",
+    note = "declare the parameter as `String` (or `Option<String>`)"
+)]
+pub trait PatternArg {
+    #[doc(hidden)]
+    fn arg_str(&self) -> &str;
+}
+
+impl PatternArg for String {
+    fn arg_str(&self) -> &str {
+        self
+    }
+}

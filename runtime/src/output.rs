@@ -1,0 +1,273 @@
+//! What a tool returns, turned into a reply: content passes through, any other
+//! `Serialize + JsonSchema` value becomes structured output with an output schema, and
+//! `Result`s split into a reply or a [`Failure`].
+//!
+//! The generated code picks the conversion by autoref specialization over the concrete
+//! return type (the "ladder" at the end of this file). Six shapes must be told apart:
+//! content, structured values, and `Result`s of either with a `std::error::Error` (its
+//! source chain is kept for the log) or with any `Display` error. The four `Result`
+//! shapes overlap pairwise (`Result<String, std::io::Error>` fits all four) and plain
+//! structured values overlap every `Result`, so each needs a rung of its own; only plain
+//! content is disjoint from a rung's `Result`s and shares rung 0. Five rungs, no fewer.
+
+use std::marker::PhantomData;
+
+use rmcp::model::{CallToolResult, ContentBlock};
+use schemars::{JsonSchema, Schema, SchemaGenerator};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::failure::{Failure, IntoFailure};
+
+/// A tool's successful answer, before the server shapes it.
+#[doc(hidden)]
+#[derive(Debug)]
+pub enum ToolReply {
+    /// A serialized value, for `structuredContent` (wrapped if the schema says so).
+    Structured(Value),
+    /// Content the tool built itself.
+    Content(CallToolResult),
+}
+
+/// How a return type becomes a reply and which output schema it has.
+#[doc(hidden)]
+pub struct OutputSpec<R> {
+    pub schema: fn(&mut SchemaGenerator) -> Option<Schema>,
+    pub convert: fn(R) -> Result<ToolReply, Failure>,
+}
+
+impl<R> std::fmt::Debug for OutputSpec<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OutputSpec").finish_non_exhaustive()
+    }
+}
+
+/// Carries a return type through the method-resolution ladder below, so the most
+/// specific conversion wins: content types, then `Result<T, E>`, then any `T`.
+#[doc(hidden)]
+pub struct Probe<R>(PhantomData<fn() -> R>);
+
+impl<R> std::fmt::Debug for Probe<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Probe")
+    }
+}
+
+impl<R> Probe<R> {
+    #[allow(clippy::new_without_default)]
+    pub const fn new() -> Self {
+        Self(PhantomData)
+    }
+}
+
+/// Values a tool returns as content rather than as structured output.
+pub trait IntoContent {
+    /// The result of the call.
+    fn into_call_result(self) -> CallToolResult;
+}
+
+impl IntoContent for String {
+    fn into_call_result(self) -> CallToolResult {
+        CallToolResult::success(vec![ContentBlock::text(self)])
+    }
+}
+
+impl IntoContent for &'static str {
+    fn into_call_result(self) -> CallToolResult {
+        CallToolResult::success(vec![ContentBlock::text(self)])
+    }
+}
+
+impl IntoContent for () {
+    fn into_call_result(self) -> CallToolResult {
+        CallToolResult::success(Vec::new())
+    }
+}
+
+impl IntoContent for ContentBlock {
+    fn into_call_result(self) -> CallToolResult {
+        CallToolResult::success(vec![self])
+    }
+}
+
+impl IntoContent for Vec<ContentBlock> {
+    fn into_call_result(self) -> CallToolResult {
+        CallToolResult::success(self)
+    }
+}
+
+impl IntoContent for CallToolResult {
+    fn into_call_result(self) -> CallToolResult {
+        self
+    }
+}
+
+/// Values a tool returns as structured output.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be returned from a tool",
+    label = "this return type needs `Serialize` and `JsonSchema`",
+    note = "add `#[derive(serde::Serialize, schemars::JsonSchema)]` to `{Self}`, or to the types it is built from; or return `String`, `()` or content blocks"
+)]
+pub trait ToolOutput: Serialize + JsonSchema {}
+
+// Reports the unmet `ToolOutput` itself, with its note, rather than each missing supertrait.
+#[diagnostic::do_not_recommend]
+impl<T: Serialize + JsonSchema> ToolOutput for T {}
+
+fn no_schema(_: &mut SchemaGenerator) -> Option<Schema> {
+    None
+}
+
+fn some_schema<T: JsonSchema>(generator: &mut SchemaGenerator) -> Option<Schema> {
+    Some(generator.subschema_for::<T>())
+}
+
+fn structured<T: Serialize>(value: T) -> Result<ToolReply, Failure> {
+    serde_json::to_value(value)
+        .map(ToolReply::Structured)
+        .map_err(|e| Failure::internal(format!("the result could not be serialized: {e}")))
+}
+
+fn content<C: IntoContent>(value: C) -> Result<ToolReply, Failure> {
+    Ok(ToolReply::Content(value.into_call_result()))
+}
+
+fn content_result<C: IntoContent, E: IntoFailure>(
+    result: Result<C, E>,
+) -> Result<ToolReply, Failure> {
+    result
+        .map_err(IntoFailure::into_failure)
+        .and_then(content::<C>)
+}
+
+fn content_error_result<C: IntoContent, E: std::error::Error + 'static>(
+    result: Result<C, E>,
+) -> Result<ToolReply, Failure> {
+    result.map_err(Failure::from_error).and_then(content::<C>)
+}
+
+fn structured_result<T: Serialize, E: IntoFailure>(
+    result: Result<T, E>,
+) -> Result<ToolReply, Failure> {
+    result
+        .map_err(IntoFailure::into_failure)
+        .and_then(structured::<T>)
+}
+
+fn structured_error_result<T: Serialize, E: std::error::Error + 'static>(
+    result: Result<T, E>,
+) -> Result<ToolReply, Failure> {
+    result
+        .map_err(Failure::from_error)
+        .and_then(structured::<T>)
+}
+
+// The ladder: generated code calls `(&&&&&Probe::<R>::new()).__mcp_output()`, and
+// method resolution takes the first rung whose impl applies to `R`, each rung one
+// dereference further down. Rungs without impl bounds check theirs on the method,
+// so a return type that fits nowhere gets the `on_unimplemented` message.
+
+/// Rung 0: content, and `Result`s of content with a `std::error::Error`.
+#[doc(hidden)]
+pub trait ContentKind<R> {
+    fn __mcp_output(&self) -> OutputSpec<R>;
+}
+
+impl<C: IntoContent> ContentKind<C> for &&&&Probe<C> {
+    fn __mcp_output(&self) -> OutputSpec<C> {
+        OutputSpec {
+            schema: no_schema,
+            convert: content::<C>,
+        }
+    }
+}
+
+impl<C, E> ContentKind<Result<C, E>> for &&&&Probe<Result<C, E>>
+where
+    C: IntoContent,
+    E: std::error::Error + 'static,
+{
+    fn __mcp_output(&self) -> OutputSpec<Result<C, E>> {
+        OutputSpec {
+            schema: no_schema,
+            convert: content_error_result::<C, E>,
+        }
+    }
+}
+
+/// Rung 1: `Result`s of content with any `Display` error.
+#[doc(hidden)]
+pub trait ContentResultKind<C, E> {
+    fn __mcp_output(&self) -> OutputSpec<Result<C, E>>;
+}
+
+impl<C: IntoContent, E: IntoFailure> ContentResultKind<C, E> for &&&Probe<Result<C, E>> {
+    fn __mcp_output(&self) -> OutputSpec<Result<C, E>> {
+        OutputSpec {
+            schema: no_schema,
+            convert: content_result::<C, E>,
+        }
+    }
+}
+
+/// Rung 2: `Result<T, E>` with structured `T` and a `std::error::Error`.
+#[doc(hidden)]
+pub trait ErrorResultKind<T, E> {
+    fn __mcp_output(&self) -> OutputSpec<Result<T, E>>
+    where
+        T: ToolOutput;
+}
+
+impl<T, E: std::error::Error + 'static> ErrorResultKind<T, E> for &&Probe<Result<T, E>> {
+    fn __mcp_output(&self) -> OutputSpec<Result<T, E>>
+    where
+        T: ToolOutput,
+    {
+        OutputSpec {
+            schema: some_schema::<T>,
+            convert: structured_error_result::<T, E>,
+        }
+    }
+}
+
+/// Rung 3: `Result<T, E>` with structured `T` and any `Display` error.
+#[doc(hidden)]
+pub trait ResultKind<T, E> {
+    fn __mcp_output(&self) -> OutputSpec<Result<T, E>>
+    where
+        T: ToolOutput,
+        E: IntoFailure;
+}
+
+impl<T, E> ResultKind<T, E> for &Probe<Result<T, E>> {
+    fn __mcp_output(&self) -> OutputSpec<Result<T, E>>
+    where
+        T: ToolOutput,
+        E: IntoFailure,
+    {
+        OutputSpec {
+            schema: some_schema::<T>,
+            convert: structured_result::<T, E>,
+        }
+    }
+}
+
+/// Rung 4: any structured `T`.
+#[doc(hidden)]
+pub trait StructuredKind<T> {
+    fn __mcp_output(&self) -> OutputSpec<T>
+    where
+        T: ToolOutput;
+}
+
+impl<T> StructuredKind<T> for Probe<T> {
+    fn __mcp_output(&self) -> OutputSpec<T>
+    where
+        T: ToolOutput,
+    {
+        OutputSpec {
+            schema: some_schema::<T>,
+            convert: structured::<T>,
+        }
+    }
+}
