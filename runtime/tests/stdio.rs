@@ -144,3 +144,53 @@ async fn blank_lines_are_ignored() {
     client.send("   ").await;
     client.add(13).await;
 }
+
+#[tokio::test]
+async fn json_that_serde_refuses_is_answered_too() {
+    let mut client = RawClient::start().await;
+    let deep = format!(
+        r#"{{"jsonrpc":"2.0","id":20,"method":"tools/call","params":{{"name":"add","arguments":{{"a":{}1{}}}}}}}"#,
+        "[".repeat(200),
+        "]".repeat(200)
+    );
+    let lines: Vec<Vec<u8>> = vec![
+        deep.into_bytes(),
+        br#"{"jsonrpc":"2.0","id":21,"method":"tools/call","params":{"name":"add","arguments":{"a":1e400,"b":1}}}"#.to_vec(),
+        br#"{"jsonrpc":"2.0","id":22,"method":"tools/call","params":{"name":"\ud800","arguments":{}}}"#.to_vec(),
+        b"{\"jsonrpc\":\"2.0\",\"id\":23,\"method\":\"tools/call\",\"params\":{\"name\":\"\xff\xfe\",\"arguments\":{}}}".to_vec(),
+    ];
+    for line in lines {
+        client.to_server.write_all(&line).await.unwrap();
+        client.to_server.write_all(b"\n").await.unwrap();
+        let reply = client.receive().await;
+        assert_error(&reply, -32700);
+        client.add(24).await;
+    }
+}
+
+#[tokio::test]
+async fn an_unknown_notification_gets_no_reply() {
+    let mut client = RawClient::start().await;
+    client
+        .send(r#"{"jsonrpc":"2.0","method":"$/lsp-style","params":{"x":1}}"#)
+        .await;
+    client
+        .send(r#"{"jsonrpc":"2.0","method":"notifications/made-up"}"#)
+        .await;
+    // The next line read is the reply to this call, not to either notification.
+    client.add(25).await;
+}
+
+#[tokio::test]
+async fn a_line_with_a_byte_order_mark_or_a_carriage_return_is_read() {
+    let mut client = RawClient::start().await;
+    let call = json!({
+        "jsonrpc": "2.0", "id": 26, "method": "tools/call",
+        "params": { "name": "add", "arguments": { "a": 1, "b": 1 } }
+    })
+    .to_string();
+    client.send(&format!("\u{feff}{call}\r")).await;
+    let reply = client.receive().await;
+    assert_eq!(reply["id"], 26, "{reply}");
+    assert_eq!(reply["result"]["structuredContent"], json!({ "result": 2 }));
+}
