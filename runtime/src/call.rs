@@ -3,6 +3,7 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::task::{Context, Poll};
 
 use futures::FutureExt as _;
 use serde_json::{Map, Value};
@@ -29,34 +30,84 @@ impl CallInput {
     }
 }
 
-/// The future of one tool call.
-#[doc(hidden)]
-pub type ToolFuture = Pin<Box<dyn Future<Output = Result<ToolReply, Failure>> + Send>>;
+/// What a call of a tool ends with.
+type Outcome = Result<ToolReply, Failure>;
 
-/// Runs a sync tool, catching its panic.
+/// The future of one tool call: a sync tool's thread, an async tool's own future, or
+/// an outcome known before the tool ran (its arguments failed). Only async tools box.
 #[doc(hidden)]
-pub fn sync_reply<R>(
-    convert: fn(R) -> Result<ToolReply, Failure>,
-    run: impl FnOnce() -> R,
-) -> ToolFuture {
-    let outcome = panics::catch(run).and_then(convert);
-    Box::pin(std::future::ready(outcome))
+#[derive(Debug)]
+pub struct ToolFuture {
+    state: State,
+}
+
+enum State {
+    Ready(Option<Outcome>),
+    Blocking(tokio::task::JoinHandle<Outcome>),
+    Async(Pin<Box<dyn Future<Output = Outcome> + Send>>),
+}
+
+impl std::fmt::Debug for State {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            State::Ready(_) => "Ready",
+            State::Blocking(_) => "Blocking",
+            State::Async(_) => "Async",
+        })
+    }
+}
+
+impl Future for ToolFuture {
+    type Output = Outcome;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Outcome> {
+        match &mut self.state {
+            State::Ready(outcome) => Poll::Ready(outcome.take().unwrap_or_else(|| {
+                Err(Failure::internal(
+                    "the call was polled after it ended".to_owned(),
+                ))
+            })),
+            State::Blocking(thread) => Pin::new(thread).poll(cx).map(|joined| {
+                joined.unwrap_or_else(|_| {
+                    Err(Failure::internal(
+                        "the tool's thread was stopped before it finished".to_owned(),
+                    ))
+                })
+            }),
+            State::Async(future) => future.as_mut().poll(cx),
+        }
+    }
+}
+
+/// Runs a sync tool on the blocking thread pool, so that it cannot stall other calls
+/// and a timeout can end the call; its panic is caught there.
+#[doc(hidden)]
+pub fn sync_reply<R: 'static, F>(convert: fn(R) -> Outcome, run: F) -> ToolFuture
+where
+    F: FnOnce() -> R + Send + 'static,
+{
+    let thread = tokio::task::spawn_blocking(move || panics::catch(run).and_then(convert));
+    ToolFuture {
+        state: State::Blocking(thread),
+    }
 }
 
 /// Runs an async tool, catching its panic.
 #[doc(hidden)]
-pub fn async_reply<R: 'static, F>(
-    convert: fn(R) -> Result<ToolReply, Failure>,
-    run: F,
-) -> ToolFuture
+pub fn async_reply<R: 'static, F>(convert: fn(R) -> Outcome, run: F) -> ToolFuture
 where
     F: Future<Output = R> + Send + 'static,
 {
-    Box::pin(panics::Guarded::new(run).map(move |outcome| outcome.and_then(convert)))
+    let future = panics::Guarded::new(run).map(move |outcome| outcome.and_then(convert));
+    ToolFuture {
+        state: State::Async(Box::pin(future)),
+    }
 }
 
 /// Ends a call whose arguments failed.
 #[doc(hidden)]
 pub fn fail(failure: Failure) -> ToolFuture {
-    Box::pin(std::future::ready(Err(failure)))
+    ToolFuture {
+        state: State::Ready(Some(Err(failure))),
+    }
 }

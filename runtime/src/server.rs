@@ -77,8 +77,9 @@ impl Server {
         self
     }
 
-    /// Fails a call that runs longer than `limit` (async tools; a sync tool runs to
-    /// its end).
+    /// Fails a call that runs longer than `limit`. An async tool's future is dropped
+    /// then; a sync tool runs on its own thread, which cannot be stopped: it runs to
+    /// its end and its result is dropped.
     pub fn timeout(mut self, limit: Duration) -> Self {
         self.timeout = Some(limit);
         self
