@@ -6,7 +6,8 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned as _;
 use syn::{ItemFn, ReturnType, Type};
 
-use crate::parse::{self, Errors, Tool};
+use crate::errors::Errors;
+use crate::parse::{self, Tool};
 use crate::validate::{self, Checked, Number};
 
 pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {

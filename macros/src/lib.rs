@@ -2,6 +2,7 @@
 //! with its documentation; generated code refers to that crate only.
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
+mod errors;
 mod expand;
 mod parse;
 mod validate;

@@ -5,7 +5,8 @@ use heck::ToSnakeCase as _;
 use quote::ToTokens as _;
 use syn::{Expr, ExprLit, ExprUnary, FnArg, Lit, ReturnType, Type, UnOp};
 
-use crate::parse::{Errors, Param, Tool};
+use crate::errors::Errors;
+use crate::parse::{Param, Tool};
 
 /// A numeric bound of `range`, as written.
 #[derive(Debug, Clone, Copy, PartialEq)]
