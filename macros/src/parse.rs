@@ -45,6 +45,34 @@ pub(crate) struct Bounds<T: FromMeta> {
     pub(crate) max: Option<T>,
 }
 
+impl ToolArgs {
+    /// Each key from `self`, or from `other` where `self` lacks it.
+    fn or(self, other: Self) -> Self {
+        Self {
+            name: self.name.or(other.name),
+            description: self.description.or(other.description),
+            title: self.title.or(other.title),
+            read_only: self.read_only.or(other.read_only),
+            destructive: self.destructive.or(other.destructive),
+            idempotent: self.idempotent.or(other.idempotent),
+            open_world: self.open_world.or(other.open_world),
+            krate: self.krate.or(other.krate),
+        }
+    }
+}
+
+impl ArgAttr {
+    /// Each key from `self`, or from `other` where `self` lacks it.
+    fn or(self, other: Self) -> Self {
+        Self {
+            range: self.range.or(other.range),
+            length: self.length.or(other.length),
+            pattern: self.pattern.or(other.pattern),
+            default: self.default.or(other.default),
+        }
+    }
+}
+
 /// One parameter of the tool function.
 #[derive(Debug)]
 pub(crate) struct Param {
@@ -73,10 +101,7 @@ pub(crate) fn tool(args: TokenStream, item: TokenStream, errors: &mut Errors) ->
     let mut function: ItemFn =
         syn::parse2(item.clone()).map_err(|error| not_a_function(item).unwrap_or(error))?;
     let args = match NestedMeta::parse_meta_list(args) {
-        Ok(list) => ToolArgs::from_list(&list).unwrap_or_else(|e| {
-            errors.push_darling(e);
-            ToolArgs::default()
-        }),
+        Ok(list) => from_list(&list, errors, ToolArgs::or),
         Err(e) => {
             errors.push(e);
             ToolArgs::default()
@@ -104,10 +129,7 @@ pub(crate) fn tool(args: TokenStream, item: TokenStream, errors: &mut Errors) ->
                     ));
                     continue;
                 }
-                match ArgAttr::from_meta(&attr.meta) {
-                    Ok(parsed) => arg = parsed,
-                    Err(e) => errors.push_darling(e),
-                }
+                arg = arg_attr_of(&attr, errors);
                 arg_attr = Some(attr);
                 continue;
             }
@@ -137,6 +159,46 @@ pub(crate) fn tool(args: TokenStream, item: TokenStream, errors: &mut Errors) ->
         doc,
         params,
     })
+}
+
+/// The keys of an attribute. When the list fails as a whole (an unknown key, a malformed
+/// value), its errors are reported and every key that parses on its own is still kept, so
+/// the checks on those keys run too and a valid `description` is not reported missing.
+fn from_list<T: FromMeta + Default>(
+    list: &[NestedMeta],
+    errors: &mut Errors,
+    or: fn(T, T) -> T,
+) -> T {
+    match T::from_list(list) {
+        Ok(parsed) => parsed,
+        Err(error) => {
+            errors.push_darling(error);
+            list.iter()
+                .filter_map(|item| T::from_list(std::slice::from_ref(item)).ok())
+                .fold(T::default(), or)
+        }
+    }
+}
+
+/// `#[arg(...)]`'s keys.
+fn arg_attr_of(attr: &Attribute, errors: &mut Errors) -> ArgAttr {
+    let list = match &attr.meta {
+        Meta::List(list) => NestedMeta::parse_meta_list(list.tokens.clone()),
+        // `#[arg]` or `#[arg = ..]`: darling says how to write it.
+        _ => {
+            if let Err(error) = ArgAttr::from_meta(&attr.meta) {
+                errors.push_darling(error);
+            }
+            return ArgAttr::default();
+        }
+    };
+    match list {
+        Ok(list) => from_list(&list, errors, ArgAttr::or),
+        Err(error) => {
+            errors.push(error);
+            ArgAttr::default()
+        }
+    }
 }
 
 /// The error for an item that parses, but not as a function: on its keyword and name.
