@@ -6,7 +6,8 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::ext::IdentExt as _;
 use syn::{
-    Attribute, Expr, ExprLit, FnArg, Ident, Item, ItemFn, Lit, LitInt, LitStr, Meta, Pat, Type,
+    Attribute, Expr, ExprLit, FnArg, Ident, Item, ItemFn, Lit, LitInt, LitStr, Meta, Pat, PatType,
+    Type,
 };
 
 use crate::errors::Errors;
@@ -108,56 +109,60 @@ pub(crate) fn tool(args: TokenStream, item: TokenStream, errors: &mut Errors) ->
         }
     };
     let doc = doc_text(&function.attrs);
-    let mut params = Vec::new();
-    for input in function.sig.inputs.iter_mut() {
-        let FnArg::Typed(pat_type) = input else {
-            continue;
-        };
-        let doc = doc_text(&pat_type.attrs);
-        let mut arg = ArgAttr::default();
-        let mut arg_attr = None;
-        let mut kept = Vec::new();
-        for attr in std::mem::take(&mut pat_type.attrs) {
-            if attr.path().is_ident("doc") {
-                continue;
-            }
-            if attr.path().is_ident("arg") {
-                if arg_attr.is_some() {
-                    errors.push(syn::Error::new_spanned(
-                        &attr,
-                        "duplicate `#[arg(...)]`: put every constraint in one attribute",
-                    ));
-                    continue;
-                }
-                arg = arg_attr_of(&attr, errors);
-                arg_attr = Some(attr);
-                continue;
-            }
-            kept.push(attr);
-        }
-        pat_type.attrs = kept;
-        let Pat::Ident(pat_ident) = pat_type.pat.as_ref() else {
-            errors.push(syn::Error::new_spanned(
-                &pat_type.pat,
-                "a tool parameter needs a plain name: its name is the argument's name",
-            ));
-            continue;
-        };
-        let ty = (*pat_type.ty).clone();
-        params.push(Param {
-            ident: Ident::new(&pat_ident.ident.unraw().to_string(), pat_ident.ident.span()),
-            option_inner: option_inner(&ty).cloned(),
-            ty,
-            doc,
-            arg,
-            arg_attr,
-        });
-    }
+    let params = (function.sig.inputs.iter_mut())
+        .filter_map(|input| match input {
+            FnArg::Typed(pat_type) => param(pat_type, errors),
+            // Validation reports a receiver.
+            FnArg::Receiver(_) => None,
+        })
+        .collect();
     Ok(Tool {
         args,
         function,
         doc,
         params,
+    })
+}
+
+/// One parameter; its `#[arg(...)]` and doc comment taken off the function, where rustc
+/// would reject the first.
+fn param(pat_type: &mut PatType, errors: &mut Errors) -> Option<Param> {
+    let doc = doc_text(&pat_type.attrs);
+    let mut arg = ArgAttr::default();
+    let mut arg_attr = None;
+    let mut kept = Vec::new();
+    for attr in std::mem::take(&mut pat_type.attrs) {
+        if attr.path().is_ident("doc") {
+            continue;
+        }
+        if !attr.path().is_ident("arg") {
+            kept.push(attr);
+        } else if arg_attr.is_some() {
+            errors.push(syn::Error::new_spanned(
+                &attr,
+                "duplicate `#[arg(...)]`: put every constraint in one attribute",
+            ));
+        } else {
+            arg = arg_attr_of(&attr, errors);
+            arg_attr = Some(attr);
+        }
+    }
+    pat_type.attrs = kept;
+    let Pat::Ident(pat_ident) = pat_type.pat.as_ref() else {
+        errors.push(syn::Error::new_spanned(
+            &pat_type.pat,
+            "a tool parameter needs a plain name: its name is the argument's name",
+        ));
+        return None;
+    };
+    let ty = (*pat_type.ty).clone();
+    Some(Param {
+        ident: Ident::new(&pat_ident.ident.unraw().to_string(), pat_ident.ident.span()),
+        option_inner: option_inner(&ty).cloned(),
+        ty,
+        doc,
+        arg,
+        arg_attr,
     })
 }
 
