@@ -1,6 +1,10 @@
-//! Validation: every mistake a user can make, each a spanned error on the offending
-//! token, all reported at once. What passes becomes the [`model`](crate::model), with
-//! every decision code generation needs already made.
+//! Validation: every mistake that shows in the tokens, each a spanned error on the
+//! offending token, all reported at once. What passes becomes the
+//! [`model`](crate::model), with every decision code generation needs already made.
+//!
+//! What depends on what a type *is* (whether it deserializes, whether `range`, `length`
+//! or `pattern` fits it) is left to the runtime's traits, whose diagnostics land on the
+//! type and see through aliases, where a check on the type's name cannot.
 
 use heck::ToSnakeCase as _;
 use quote::ToTokens as _;
@@ -236,15 +240,9 @@ fn is_valid_name(name: &str) -> bool {
 fn param(param: &parse::Param, errors: &mut Errors) -> Param {
     let value_ty = param.option_inner.as_ref().unwrap_or(&param.ty);
     let arg = &param.arg;
-    let range = arg
-        .range
-        .as_ref()
-        .map(|b| range(param, value_ty, b, errors));
-    let length = arg
-        .length
-        .as_ref()
-        .map(|b| length(param, value_ty, b, errors));
-    let pattern = arg.pattern.as_ref().map(|p| pattern(value_ty, p, errors));
+    let range = arg.range.as_ref().map(|b| range(param, b, errors));
+    let length = arg.length.as_ref().map(|b| length(param, b, errors));
+    let pattern = arg.pattern.as_ref().map(|p| pattern(p, errors));
     let read = read(param, value_ty, errors);
     Param {
         ident: param.ident.clone(),
@@ -258,34 +256,7 @@ fn param(param: &parse::Param, errors: &mut Errors) -> Param {
     }
 }
 
-/// The last path segment of a type, for the checks that can be made on its name.
-fn type_name(ty: &Type) -> Option<String> {
-    match ty {
-        Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
-        _ => None,
-    }
-}
-
-fn range(
-    param: &parse::Param,
-    value_ty: &Type,
-    range: &parse::Bounds<Expr>,
-    errors: &mut Errors,
-) -> Range {
-    if let Some(name) = type_name(value_ty)
-        && matches!(
-            name.as_str(),
-            "String" | "bool" | "char" | "Vec" | "HashMap" | "BTreeMap" | "HashSet" | "BTreeSet"
-        )
-    {
-        errors.push(syn::Error::new_spanned(
-            value_ty,
-            format!(
-                "`range` applies to numeric parameters, and `{name}` is not a number; \
-                 use `length(min = .., max = ..)` to bound a string or a collection"
-            ),
-        ));
-    }
+fn range(param: &parse::Param, range: &parse::Bounds<Expr>, errors: &mut Errors) -> Range {
     let mut number = |expr: &Option<Expr>| {
         let expr = expr.as_ref()?;
         let parsed = parse_number(expr);
@@ -348,21 +319,9 @@ fn parse_number(expr: &Expr) -> Option<Number> {
 
 fn length(
     param: &parse::Param,
-    value_ty: &Type,
     length: &parse::Bounds<syn::LitInt>,
     errors: &mut Errors,
 ) -> Length {
-    if let Some(name) = type_name(value_ty)
-        && is_numeric_name(&name)
-    {
-        errors.push(syn::Error::new_spanned(
-            value_ty,
-            format!(
-                "`length` applies to strings and collections, and `{name}` is a number; \
-                 use `range(min = .., max = ..)` to bound a number"
-            ),
-        ));
-    }
     let mut number = |lit: &Option<syn::LitInt>| {
         let lit = lit.as_ref()?;
         match lit.base10_parse::<u64>() {
@@ -395,43 +354,7 @@ fn length(
     Length { min, max }
 }
 
-fn is_numeric_name(name: &str) -> bool {
-    matches!(
-        name,
-        "i8" | "i16"
-            | "i32"
-            | "i64"
-            | "i128"
-            | "isize"
-            | "u8"
-            | "u16"
-            | "u32"
-            | "u64"
-            | "u128"
-            | "usize"
-            | "f32"
-            | "f64"
-            | "bool"
-    )
-}
-
-fn pattern(value_ty: &Type, pattern: &LitStr, errors: &mut Errors) -> LitStr {
-    if let Some(name) = type_name(value_ty)
-        && name != "String"
-        && (is_numeric_name(&name)
-            || matches!(
-                name.as_str(),
-                "char" | "Vec" | "HashMap" | "BTreeMap" | "HashSet" | "BTreeSet" | "PathBuf"
-            ))
-    {
-        errors.push(syn::Error::new_spanned(
-            value_ty,
-            format!(
-                "`pattern` applies to string parameters, and `{name}` is not a string; \
-                 declare the parameter as `String`"
-            ),
-        ));
-    }
+fn pattern(pattern: &LitStr, errors: &mut Errors) -> LitStr {
     if let Err(error) = regex_syntax::Parser::new().parse(&pattern.value()) {
         errors.push(syn::Error::new_spanned(
             pattern,
@@ -472,10 +395,11 @@ fn read(param: &parse::Param, value_ty: &Type, errors: &mut Errors) -> Read {
     })
 }
 
-/// A quoted number or flag for a parameter spelled as one. No trait of the runtime can say
-/// this well: the conversion fails as "`From<&str>` is not implemented for `u32`".
+/// A quoted number or flag for a parameter spelled as one. Checked on the spelling because
+/// no runtime trait covers a default's conversion: rustc alone would say "`From<&str>` is
+/// not implemented for `u32`", which is what an alias of `u32` still gets.
 fn check_quoted_default(param: &parse::Param, value_ty: &Type, text: &LitStr, errors: &mut Errors) {
-    let Some(name) = type_name(value_ty).filter(|name| is_numeric_name(name)) else {
+    let Some(name) = type_name(value_ty).filter(|name| is_number_or_bool(name)) else {
         return;
     };
     let value = text.value();
@@ -502,4 +426,33 @@ fn check_quoted_default(param: &parse::Param, value_ty: &Type, text: &LitStr, er
             param.ident
         ),
     ));
+}
+
+/// The last path segment of a type, as spelled.
+fn type_name(ty: &Type) -> Option<String> {
+    match ty {
+        Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+        _ => None,
+    }
+}
+
+/// A primitive number or `bool`, by name.
+fn is_number_or_bool(name: &str) -> bool {
+    matches!(
+        name,
+        "i8" | "i16"
+            | "i32"
+            | "i64"
+            | "i128"
+            | "isize"
+            | "u8"
+            | "u16"
+            | "u32"
+            | "u64"
+            | "u128"
+            | "usize"
+            | "f32"
+            | "f64"
+            | "bool"
+    )
 }
