@@ -2,7 +2,7 @@
 //! table, its call adapter and its registration. Everything was decided by validation;
 //! each function here writes out one generated item.
 
-use proc_macro2::{Literal, TokenStream};
+use proc_macro2::{Literal, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::Ident;
 use syn::spanned::Spanned as _;
@@ -33,7 +33,7 @@ pub(crate) fn tool(tool: &Tool) -> TokenStream {
         #function
 
         #[doc(hidden)]
-        #[allow(non_upper_case_globals, clippy::all)]
+        #[allow(non_upper_case_globals, non_snake_case, clippy::all)]
         const _: () = {
             // Named once: a wrong `crate = "..."` path gets one error.
             use #krate as #crate_alias;
@@ -50,7 +50,11 @@ pub(crate) fn tool(tool: &Tool) -> TokenStream {
     }
 }
 
-/// Every name generated code introduces.
+/// Every name generated code introduces, none of which can hide the user's function from
+/// the call adapter. An item's name is a fixed prefix and the function's name, so it is
+/// longer than that name and never equal to it (`self::name` is no way out: it does not
+/// reach a function declared in a block, as a doctest's are). Locals are hygienic
+/// (`Span::mixed_site`), so no binding hides it either.
 struct Names {
     function: Ident,
     krate: Ident,
@@ -68,17 +72,20 @@ struct Names {
 impl Names {
     fn new(tool: &Tool) -> Self {
         let function = tool.function.sig.ident.clone();
+        let item =
+            |prefix: &str| format_ident!("{}_{}", prefix, function, span = Span::call_site());
+        let local = |name: &str| Ident::new(name, Span::mixed_site());
         Names {
-            krate: format_ident!("__mcp_crate"),
-            params: format_ident!("__MCP_PARAMS"),
-            output: format_ident!("__mcp_output"),
-            output_schema: format_ident!("__mcp_output_schema"),
-            call: format_ident!("__mcp_call"),
-            input: format_ident!("__mcp_input"),
-            args: format_ident!("__mcp_args"),
-            failure: format_ident!("__mcp_failure"),
-            generator: format_ident!("__mcp_generator"),
-            value: format_ident!("__mcp_value"),
+            krate: item("__mcp_crate"),
+            params: item("__MCP_PARAMS"),
+            output: item("__mcp_output"),
+            output_schema: item("__mcp_output_schema"),
+            call: item("__mcp_call"),
+            input: local("__mcp_input"),
+            args: local("__mcp_args"),
+            failure: local("__mcp_failure"),
+            generator: local("__mcp_generator"),
+            value: local("__mcp_value"),
             function,
         }
     }
@@ -89,34 +96,48 @@ impl Names {
         quote!(#krate::__private)
     }
 
+    fn param_item(&self, prefix: &str, index: usize) -> Ident {
+        format_ident!(
+            "{}_{}_{}",
+            prefix,
+            index,
+            self.function,
+            span = Span::call_site()
+        )
+    }
+
+    fn param_local(&self, prefix: &str, index: usize) -> Ident {
+        format_ident!("{}_{}", prefix, index, span = Span::mixed_site())
+    }
+
     fn param_type(&self, index: usize) -> Ident {
-        format_ident!("__MCP_TYPE_{}", index)
+        self.param_item("__MCP_TYPE", index)
     }
 
     fn pattern(&self, index: usize) -> Ident {
-        format_ident!("__MCP_PATTERN_{}", index)
+        self.param_item("__MCP_PATTERN", index)
     }
 
     fn default_value(&self, index: usize) -> Ident {
-        format_ident!("__mcp_default_{}", index)
+        self.param_item("__mcp_default", index)
     }
 
     fn default_json(&self, index: usize) -> Ident {
-        format_ident!("__mcp_default_json_{}", index)
+        self.param_item("__mcp_default_json", index)
     }
 
     /// The argument as read: `None` when reading it failed.
     fn slot(&self, index: usize) -> Ident {
-        format_ident!("__mcp_arg_{}", index)
+        self.param_local("__mcp_arg", index)
     }
 
     /// The argument, once every read succeeded.
     fn value_at(&self, index: usize) -> Ident {
-        format_ident!("__mcp_value_{}", index)
+        self.param_local("__mcp_value", index)
     }
 }
 
-/// `const __MCP_TYPE_i: ParamType<T>`: the one place that requires `ToolParam`, so a type
+/// `const __MCP_TYPE_<i>_<fn>: ParamType<T>`: the one place that requires `ToolParam`, so a type
 /// that is not one gets one error, on the type.
 fn param_type_const(names: &Names, index: usize, param: &Param) -> TokenStream {
     let p = names.private();
@@ -127,7 +148,7 @@ fn param_type_const(names: &Names, index: usize, param: &Param) -> TokenStream {
     }
 }
 
-/// `static __MCP_PATTERN_i: Pattern`, compiled on first use.
+/// `static __MCP_PATTERN_<i>_<fn>: Pattern`, compiled on first use.
 fn pattern_static(names: &Names, index: usize, param: &Param) -> Option<TokenStream> {
     let p = names.private();
     let ident = names.pattern(index);
@@ -203,7 +224,7 @@ fn param_spec(names: &Names, index: usize, param: &Param) -> TokenStream {
     }
 }
 
-/// `let __mcp_arg_i = __mcp_args.required(..)` (or `optional`, `defaulted`).
+/// `let __mcp_arg_<i> = __mcp_args.required(..)` (or `optional`, `defaulted`).
 fn reader_statement(names: &Names, index: usize, param: &Param) -> TokenStream {
     let args = &names.args;
     let slot = names.slot(index);
@@ -253,7 +274,7 @@ fn checks(names: &Names, index: usize, param: &Param) -> Option<TokenStream> {
     })
 }
 
-/// `fn __mcp_output() -> OutputSpec<R>`: the ladder of the runtime's kind traits picks
+/// `fn __mcp_output_<fn>() -> OutputSpec<R>`: the ladder of the runtime's kind traits picks
 /// how the return type becomes a result; a type that fits none is an error on it.
 fn output_fn(tool: &Tool, names: &Names) -> TokenStream {
     let p = names.private();
@@ -271,7 +292,7 @@ fn output_fn(tool: &Tool, names: &Names) -> TokenStream {
     }
 }
 
-/// `fn __mcp_output_schema(..)`: the output schema, if the return type has one.
+/// `fn __mcp_output_schema_<fn>(..)`: the output schema, if the return type has one.
 fn output_schema_fn(names: &Names) -> TokenStream {
     let p = names.private();
     let (output, output_schema, generator) =
@@ -285,7 +306,7 @@ fn output_schema_fn(names: &Names) -> TokenStream {
     }
 }
 
-/// `fn __mcp_call(..)`: reads and checks every argument, then calls the function.
+/// `fn __mcp_call_<fn>(..)`: reads and checks every argument, then calls the function.
 fn call_adapter(tool: &Tool, names: &Names) -> TokenStream {
     let p = names.private();
     let (call, input, args, failure) = (&names.call, &names.input, &names.args, &names.failure);
