@@ -24,7 +24,8 @@ pub(crate) fn tool(tool: &Tool) -> TokenStream {
         let default = default_fns(&names, index, param);
         quote!(#param_type #pattern #default)
     });
-    let specs = (tool.params.iter().enumerate()).map(|(i, param)| param_spec(&names, i, param));
+    let specs = tool.params.iter().enumerate();
+    let specs = specs.map(|(index, param)| param_spec(&names, index, param));
     let output = output_fn(tool, &names);
     let output_schema = output_schema_fn(&names);
     let call = call_adapter(tool, &names);

@@ -283,7 +283,7 @@ fn doc_text(attrs: &[Attribute]) -> Option<String> {
 }
 
 /// `T` of `Option<T>` (also written `std::option::Option<T>` or `core::option::Option<T>`).
-pub(crate) fn option_inner(ty: &Type) -> Option<&Type> {
+fn option_inner(ty: &Type) -> Option<&Type> {
     let Type::Path(path) = ty else {
         return None;
     };
