@@ -1,264 +1,408 @@
-//! Code generation: the function as written, and in a `const _` block its
-//! parameter table, its call adapter and its registration.
+//! Code generation: the function as written, and in a `const _` block its parameter
+//! table, its call adapter and its registration. Everything was decided by validation;
+//! each function here writes out one generated item.
 
-use proc_macro2::{Literal, TokenStream};
+use proc_macro2::{Literal, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
+use syn::Ident;
 use syn::spanned::Spanned as _;
-use syn::{ItemFn, ReturnType, Type};
 
-use crate::parse::{self, Errors, Tool};
-use crate::validate::{self, Checked, Number};
+use crate::model::{DefaultValue, Number, Param, Read, Tool};
 
-pub(crate) fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
-    let mut errors = Errors::default();
-    let tool = match parse::tool(args, item.clone(), &mut errors) {
-        Ok(tool) => tool,
-        // Not a function at all: nothing to recover but the error.
-        Err(error) => {
-            let error = error.to_compile_error();
-            return quote!(#error #item);
-        }
-    };
-    let checked = validate::tool(&tool, &mut errors);
-    if !errors.is_empty() {
-        // The function as written (less the parameter attributes rustc rejects), so the
-        // rest of the crate and the IDE keep working, plus every error at once.
-        let function = &tool.function;
-        let errors = errors.to_compile_errors();
-        return quote!(#errors #function);
+/// The function, then the items that make it a tool.
+pub(crate) fn tool(tool: &Tool) -> TokenStream {
+    let names = Names::new(tool);
+    let p = names.private();
+    let function = &tool.function;
+    let krate = &tool.krate;
+    let crate_alias = &names.krate;
+    let params_static = &names.params;
+    let count = tool.params.len();
+    let param_items = tool.params.iter().enumerate().map(|(index, param)| {
+        let param_type = param_type_const(&names, index, param);
+        let pattern = pattern_static(&names, index, param);
+        let default = default_fns(&names, index, param);
+        quote!(#param_type #pattern #default)
+    });
+    let specs = tool.params.iter().enumerate();
+    let specs = specs.map(|(index, param)| param_spec(&names, index, param));
+    let output = output_fn(tool, &names);
+    let output_schema = output_schema_fn(&names);
+    let call = call_adapter(tool, &names);
+    let registration = registration(tool, &names);
+    quote! {
+        #function
+
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, non_snake_case, clippy::all)]
+        const _: () = {
+            // Named once: a wrong `crate = "..."` path gets one error.
+            use #krate as #crate_alias;
+
+            #(#param_items)*
+
+            static #params_static: [#p::ParamSpec; #count] = [#(#specs),*];
+
+            #output
+            #output_schema
+            #call
+            #registration
+        };
     }
-    generate(&tool, &checked)
 }
 
-fn generate(tool: &Tool, checked: &Checked) -> TokenStream {
-    let krate = tool
-        .args
-        .krate
-        .as_ref()
-        .map(|path| quote!(#path))
-        .unwrap_or_else(|| quote!(::mcp_tool));
-    // Named once, by a `use` in the `const _` block: a wrong `crate = "..."` path gets one error.
-    let p = quote!(__mcp_crate::__private);
-    let function: &ItemFn = &tool.function;
-    let fn_ident = &function.sig.ident;
-    let count = tool.params.len();
+/// Every name generated code introduces, none of which can hide the user's function from
+/// the call adapter. An item's name is a fixed prefix and the function's name, so it is
+/// longer than that name and never equal to it (`self::name` is no way out: it does not
+/// reach a function declared in a block, as a doctest's are). Locals are hygienic
+/// (`Span::mixed_site`), so no binding hides it either.
+struct Names {
+    function: Ident,
+    krate: Ident,
+    params: Ident,
+    output: Ident,
+    output_schema: Ident,
+    call: Ident,
+    input: Ident,
+    args: Ident,
+    failure: Ident,
+    generator: Ident,
+    value: Ident,
+}
 
-    let mut statics = Vec::new();
-    let mut specs = Vec::new();
-    let mut reads = Vec::new();
-    let mut checks = Vec::new();
-    let mut values = Vec::new();
-    for (index, param) in tool.params.iter().enumerate() {
-        let name = param.ident.to_string();
-        let value_ty = param.option_inner.as_ref().unwrap_or(&param.ty);
-        let ty = &param.ty;
-        let ty_span = value_ty.span();
-        let description = option_str(param.doc.as_deref());
-        let required = param.option_inner.is_none() && param.arg.default.is_none();
-        let (min, max) = checked.ranges[index];
-        let (min_len, max_len) = checked.lengths[index];
-        let minimum = option_bound(&p, min);
-        let maximum = option_bound(&p, max);
-        let min_length = option_u64(min_len);
-        let max_length = option_u64(max_len);
-        let pattern = match &param.arg.pattern {
-            Some(lit) => {
-                let ident = format_ident!("__MCP_PATTERN_{}", index);
-                statics.push(quote!(static #ident: #p::Pattern = #p::Pattern::new(#lit);));
-                quote!(::core::option::Option::Some(&#ident))
-            }
-            None => quote!(::core::option::Option::None),
-        };
-        let default = match &param.arg.default {
-            Some(expr) => {
-                let value_fn = format_ident!("__mcp_default_{}", index);
-                let json_fn = format_ident!("__mcp_default_json_{}", index);
-                // A string literal becomes the parameter's string type; anything else
-                // (numbers, paths, calls) must have the parameter's type already.
-                let value = match expr {
-                    syn::Expr::Lit(syn::ExprLit {
-                        lit: syn::Lit::Str(_),
-                        ..
-                    }) => quote!(::core::convert::Into::into(#expr)),
-                    _ => quote!(#expr),
-                };
-                statics.push(quote_spanned! {expr.span()=>
-                    fn #value_fn() -> #ty {
-                        #value
-                    }
-                    fn #json_fn() -> #p::serde_json::Value {
-                        #p::serde_json::to_value(#value_fn())
-                            .unwrap_or(#p::serde_json::Value::Null)
-                    }
-                });
-                quote!(::core::option::Option::Some(#json_fn))
-            }
-            None => quote!(::core::option::Option::None),
-        };
-        // The one place that requires `ToolParam`, so a type that is not gets one error.
-        let param_type = format_ident!("__MCP_TYPE_{}", index);
-        statics.push(quote_spanned! {ty_span=>
-            const #param_type: #p::ParamType<#value_ty> = #p::param_type::<#value_ty>();
-        });
-        specs.push(quote! {
-            #p::ParamSpec {
-                name: #name,
-                description: #description,
-                required: #required,
-                schema: #param_type.schema,
-                minimum: #minimum,
-                maximum: #maximum,
-                min_length: #min_length,
-                max_length: #max_length,
-                pattern: #pattern,
-                default: #default,
-            }
-        });
-
-        let slot = format_ident!("__mcp_arg_{}", index);
-        let read = if param.option_inner.is_some() {
-            quote_spanned!(ty_span=> __mcp_args.optional(#index, #param_type))
-        } else if param.arg.default.is_some() {
-            let value_fn = format_ident!("__mcp_default_{}", index);
-            quote_spanned!(ty_span=> __mcp_args.defaulted(#index, #param_type, #value_fn))
-        } else {
-            quote_spanned!(ty_span=> __mcp_args.required(#index, #param_type))
-        };
-        reads.push(quote!(let #slot = #read;));
-
-        let mut param_checks = Vec::new();
-        if param.arg.range.is_some() {
-            param_checks.push(
-                quote_spanned!(ty_span=> __mcp_args.check_range::<#value_ty>(#index, __mcp_value);),
-            );
+impl Names {
+    fn new(tool: &Tool) -> Self {
+        let function = tool.function.sig.ident.clone();
+        let item =
+            |prefix: &str| format_ident!("{}_{}", prefix, function, span = Span::call_site());
+        let local = |name: &str| Ident::new(name, Span::mixed_site());
+        Names {
+            krate: item("__mcp_crate"),
+            params: item("__MCP_PARAMS"),
+            output: item("__mcp_output"),
+            output_schema: item("__mcp_output_schema"),
+            call: item("__mcp_call"),
+            input: local("__mcp_input"),
+            args: local("__mcp_args"),
+            failure: local("__mcp_failure"),
+            generator: local("__mcp_generator"),
+            value: local("__mcp_value"),
+            function,
         }
-        if param.arg.length.is_some() {
-            param_checks
-                .push(quote_spanned!(ty_span=> __mcp_args.check_length::<#value_ty>(#index, __mcp_value);));
-        }
-        if param.arg.pattern.is_some() {
-            param_checks.push(
-                quote_spanned!(ty_span=> __mcp_args.check_pattern::<#value_ty>(#index, __mcp_value);),
-            );
-        }
-        if !param_checks.is_empty() {
-            let binding = if param.option_inner.is_some() {
-                quote!(::core::option::Option::Some(::core::option::Option::Some(
-                    __mcp_value
-                )))
-            } else {
-                quote!(::core::option::Option::Some(__mcp_value))
-            };
-            checks.push(quote! {
-                if let #binding = &#slot {
-                    #(#param_checks)*
-                }
-            });
-        }
-        values.push(slot);
     }
 
-    let ret_ty: Type = match &function.sig.output {
-        ReturnType::Default => syn::parse_quote!(()),
-        ReturnType::Type(_, ty) => (**ty).clone(),
+    /// The runtime's items for generated code.
+    fn private(&self) -> TokenStream {
+        let krate = &self.krate;
+        quote!(#krate::__private)
+    }
+
+    fn param_item(&self, prefix: &str, index: usize) -> Ident {
+        format_ident!(
+            "{}_{}_{}",
+            prefix,
+            index,
+            self.function,
+            span = Span::call_site()
+        )
+    }
+
+    fn param_local(&self, prefix: &str, index: usize) -> Ident {
+        format_ident!("{}_{}", prefix, index, span = Span::mixed_site())
+    }
+
+    fn param_type(&self, index: usize) -> Ident {
+        self.param_item("__MCP_TYPE", index)
+    }
+
+    fn pattern(&self, index: usize) -> Ident {
+        self.param_item("__MCP_PATTERN", index)
+    }
+
+    fn default_value(&self, index: usize) -> Ident {
+        self.param_item("__mcp_default", index)
+    }
+
+    fn default_json(&self, index: usize) -> Ident {
+        self.param_item("__mcp_default_json", index)
+    }
+
+    /// The argument as read: `None` when reading it failed.
+    fn slot(&self, index: usize) -> Ident {
+        self.param_local("__mcp_arg", index)
+    }
+
+    /// The argument, once every read succeeded.
+    fn value_at(&self, index: usize) -> Ident {
+        self.param_local("__mcp_value", index)
+    }
+}
+
+/// `const __MCP_TYPE_<i>_<fn>: ParamType<T>`: the one place that requires `ToolParam`, so a type
+/// that is not one gets one error, on the type.
+fn param_type_const(names: &Names, index: usize, param: &Param) -> TokenStream {
+    let p = names.private();
+    let ident = names.param_type(index);
+    let ty = &param.value_ty;
+    quote_spanned! {ty.span()=>
+        const #ident: #p::ParamType<#ty> = #p::param_type::<#ty>();
+    }
+}
+
+/// `static __MCP_PATTERN_<i>_<fn>: Pattern`, compiled on first use.
+fn pattern_static(names: &Names, index: usize, param: &Param) -> Option<TokenStream> {
+    let p = names.private();
+    let ident = names.pattern(index);
+    let pattern = param.pattern.as_ref()?;
+    Some(quote!(static #ident: #p::Pattern = #p::Pattern::new(#pattern);))
+}
+
+/// The default's value, and its JSON for the schema; errors land on the expression.
+fn default_fns(names: &Names, index: usize, param: &Param) -> Option<TokenStream> {
+    let Read::Defaulted(DefaultValue { expr, into }) = &param.read else {
+        return None;
     };
-    let ret_span = match &function.sig.output {
-        ReturnType::Default => fn_ident.span(),
-        ReturnType::Type(_, ty) => ty.span(),
+    let p = names.private();
+    let value_fn = names.default_value(index);
+    let json_fn = names.default_json(index);
+    let ty = &param.ty;
+    let value = if *into {
+        quote!(::core::convert::Into::into(#expr))
+    } else {
+        quote!(#expr)
     };
-    let output_fn = quote_spanned! {ret_span=>
-        fn __mcp_output() -> #p::OutputSpec<#ret_ty> {
+    Some(quote_spanned! {expr.span()=>
+        fn #value_fn() -> #ty {
+            #value
+        }
+        fn #json_fn() -> #p::serde_json::Value {
+            #p::serde_json::to_value(#value_fn())
+                .unwrap_or(#p::serde_json::Value::Null)
+        }
+    })
+}
+
+/// One entry of the parameter table: what the schema and the checks read.
+fn param_spec(names: &Names, index: usize, param: &Param) -> TokenStream {
+    let p = names.private();
+    let name = param.ident.to_string();
+    let description = option_str(param.doc.as_deref());
+    let required = matches!(param.read, Read::Required);
+    let param_type = names.param_type(index);
+    let range = param.range.map(|range| (range.min, range.max));
+    let (minimum, maximum) = range.unwrap_or_default();
+    let (minimum, maximum) = (option_bound(&p, minimum), option_bound(&p, maximum));
+    let length = param.length.map(|length| (length.min, length.max));
+    let (min_length, max_length) = length.unwrap_or_default();
+    let (min_length, max_length) = (option_u64(min_length), option_u64(max_length));
+    let pattern = match &param.pattern {
+        Some(_) => {
+            let pattern = names.pattern(index);
+            quote!(::core::option::Option::Some(&#pattern))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let default = match &param.read {
+        Read::Defaulted(_) => {
+            let json_fn = names.default_json(index);
+            quote!(::core::option::Option::Some(#json_fn))
+        }
+        Read::Required | Read::Optional => quote!(::core::option::Option::None),
+    };
+    quote! {
+        #p::ParamSpec {
+            name: #name,
+            description: #description,
+            required: #required,
+            schema: #param_type.schema,
+            minimum: #minimum,
+            maximum: #maximum,
+            min_length: #min_length,
+            max_length: #max_length,
+            pattern: #pattern,
+            default: #default,
+        }
+    }
+}
+
+/// `let __mcp_arg_<i> = __mcp_args.required(..)` (or `optional`, `defaulted`).
+fn reader_statement(names: &Names, index: usize, param: &Param) -> TokenStream {
+    let args = &names.args;
+    let slot = names.slot(index);
+    let param_type = names.param_type(index);
+    let span = param.value_ty.span();
+    let read = match &param.read {
+        Read::Required => quote_spanned!(span=> #args.required(#index, #param_type)),
+        Read::Optional => quote_spanned!(span=> #args.optional(#index, #param_type)),
+        Read::Defaulted(_) => {
+            let value_fn = names.default_value(index);
+            quote_spanned!(span=> #args.defaulted(#index, #param_type, #value_fn))
+        }
+    };
+    quote!(let #slot = #read;)
+}
+
+/// The `range`, `length` and `pattern` checks of a read argument. Each requires its
+/// runtime trait on the type, so a constraint that does not fit it is an error there.
+fn checks(names: &Names, index: usize, param: &Param) -> Option<TokenStream> {
+    let (args, value) = (&names.args, &names.value);
+    let ty = &param.value_ty;
+    let span = ty.span();
+    let mut checks = Vec::new();
+    if param.range.is_some() {
+        checks.push(quote_spanned!(span=> #args.check_range::<#ty>(#index, #value);));
+    }
+    if param.length.is_some() {
+        checks.push(quote_spanned!(span=> #args.check_length::<#ty>(#index, #value);));
+    }
+    if param.pattern.is_some() {
+        checks.push(quote_spanned!(span=> #args.check_pattern::<#ty>(#index, #value);));
+    }
+    if checks.is_empty() {
+        return None;
+    }
+    let slot = names.slot(index);
+    let binding = match param.read {
+        Read::Optional => {
+            quote!(::core::option::Option::Some(::core::option::Option::Some(#value)))
+        }
+        Read::Required | Read::Defaulted(_) => quote!(::core::option::Option::Some(#value)),
+    };
+    Some(quote! {
+        if let #binding = &#slot {
+            #(#checks)*
+        }
+    })
+}
+
+/// `fn __mcp_output_<fn>() -> OutputSpec<R>`: the ladder of the runtime's kind traits picks
+/// how the return type becomes a result; a type that fits none is an error on it.
+fn output_fn(tool: &Tool, names: &Names) -> TokenStream {
+    let p = names.private();
+    let output = &names.output;
+    let ty = &tool.output.ty;
+    quote_spanned! {tool.output.span=>
+        fn #output() -> #p::OutputSpec<#ty> {
             #[allow(unused_imports)]
             use #p::{
                 ContentKind as _, ContentResultKind as _, ErrorResultKind as _, ResultKind as _,
                 StructuredKind as _,
             };
-            (&&&&&#p::Probe::<#ret_ty>::new()).__mcp_output()
+            (&&&&&#p::Probe::<#ty>::new()).__mcp_output()
         }
-    };
+    }
+}
 
-    let unpack = if count == 0 {
+/// `fn __mcp_output_schema_<fn>(..)`: the output schema, if the return type has one.
+fn output_schema_fn(names: &Names) -> TokenStream {
+    let p = names.private();
+    let (output, output_schema, generator) =
+        (&names.output, &names.output_schema, &names.generator);
+    quote! {
+        fn #output_schema(
+            #generator: &mut #p::schemars::SchemaGenerator,
+        ) -> ::core::option::Option<#p::schemars::Schema> {
+            (#output().schema)(#generator)
+        }
+    }
+}
+
+/// `fn __mcp_call_<fn>(..)`: reads and checks every argument, then calls the function.
+fn call_adapter(tool: &Tool, names: &Names) -> TokenStream {
+    let p = names.private();
+    let (call, input, args, failure) = (&names.call, &names.input, &names.args, &names.failure);
+    let params_static = &names.params;
+    let params = tool.params.iter().enumerate();
+    let reads = params
+        .clone()
+        .map(|(i, param)| reader_statement(names, i, param));
+    let checks = params.filter_map(|(i, param)| checks(names, i, param));
+    let args_mut = if tool.params.is_empty() {
         quote!()
     } else {
-        let bound: Vec<_> = (0..count)
-            .map(|i| format_ident!("__mcp_value_{}", i))
-            .collect();
-        let pattern = quote!((#(::core::option::Option::Some(#bound),)*));
-        let result = quote!(let #pattern = (#(#values,)*) else {
-            return #p::fail(#p::Failure::inconsistent_arguments());
-        };);
-        values = bound;
-        result
+        quote!(mut)
     };
-    let invoke = if function.sig.asyncness.is_some() {
-        let span = function.sig.asyncness.span();
-        quote_spanned!(span=> #p::async_reply(__mcp_output().convert, #fn_ident(#(#values),*)))
-    } else {
-        quote!(#p::sync_reply(__mcp_output().convert, move || #fn_ident(#(#values),*)))
-    };
+    let unpack = unpack_statement(tool, names);
+    let invocation = invocation(tool, names);
+    quote! {
+        fn #call(#input: &#p::CallInput) -> #p::ToolFuture {
+            let #args_mut #args = #p::ArgReader::new(#input, &#params_static);
+            #(#reads)*
+            #(#checks)*
+            if let ::core::result::Result::Err(#failure) = #args.finish() {
+                return #p::fail(#failure);
+            }
+            #unpack
+            #invocation
+        }
+    }
+}
 
-    let name = &checked.name;
-    let description = &checked.description;
-    let title = option_str(tool.args.title.as_ref().map(|t| t.value()).as_deref());
-    let read_only = option_bool(tool.args.read_only);
-    let destructive = option_bool(tool.args.destructive);
-    let idempotent = option_bool(tool.args.idempotent);
-    let open_world = option_bool(tool.args.open_world);
-    let here = fn_ident.span();
+/// `let (Some(__mcp_value_0), ..) = (__mcp_arg_0, ..) else { .. };`
+fn unpack_statement(tool: &Tool, names: &Names) -> TokenStream {
+    if tool.params.is_empty() {
+        return quote!();
+    }
+    let p = names.private();
+    let slots = (0..tool.params.len()).map(|i| names.slot(i));
+    let values = (0..tool.params.len()).map(|i| names.value_at(i));
+    quote! {
+        let (#(::core::option::Option::Some(#values),)*) = (#(#slots,)*) else {
+            return #p::fail(#p::Failure::inconsistent_arguments());
+        };
+    }
+}
+
+/// The call of the user's function, sync or async, its result converted.
+fn invocation(tool: &Tool, names: &Names) -> TokenStream {
+    let p = names.private();
+    let (function, output) = (&names.function, &names.output);
+    let values = (0..tool.params.len()).map(|i| names.value_at(i));
+    match &tool.asyncness {
+        Some(asyncness) => quote_spanned! {asyncness.span()=>
+            #p::async_reply(#output().convert, #function(#(#values),*))
+        },
+        None => quote!(#p::sync_reply(#output().convert, move || #function(#(#values),*))),
+    }
+}
+
+/// `inventory::submit!` of the tool's entry, which the server collects.
+fn registration(tool: &Tool, names: &Names) -> TokenStream {
+    let p = names.private();
+    let (krate, params, output_schema, call) = (
+        &names.krate,
+        &names.params,
+        &names.output_schema,
+        &names.call,
+    );
+    let (name, description) = (&tool.name, &tool.description);
+    let title = option_str(tool.title.as_deref());
+    let read_only = option_bool(tool.annotations.read_only);
+    let destructive = option_bool(tool.annotations.destructive);
+    let idempotent = option_bool(tool.annotations.idempotent);
+    let open_world = option_bool(tool.annotations.open_world);
+    let here = names.function.span();
     let file = quote_spanned!(here=> ::core::file!());
     let line = quote_spanned!(here=> ::core::line!());
     let module_path = quote_spanned!(here=> ::core::module_path!());
-    let args_mut = if count == 0 { quote!() } else { quote!(mut) };
-
     quote! {
-        #function
-
-        #[doc(hidden)]
-        #[allow(non_upper_case_globals, clippy::all)]
-        const _: () = {
-            use #krate as __mcp_crate;
-
-            #(#statics)*
-
-            static __MCP_PARAMS: [#p::ParamSpec; #count] = [#(#specs),*];
-
-            #output_fn
-
-            fn __mcp_output_schema(
-                __mcp_generator: &mut #p::schemars::SchemaGenerator,
-            ) -> ::core::option::Option<#p::schemars::Schema> {
-                (__mcp_output().schema)(__mcp_generator)
-            }
-
-            fn __mcp_call(__mcp_input: &#p::CallInput) -> #p::ToolFuture {
-                let #args_mut __mcp_args = #p::ArgReader::new(__mcp_input, &__MCP_PARAMS);
-                #(#reads)*
-                #(#checks)*
-                if let ::core::result::Result::Err(__mcp_failure) = __mcp_args.finish() {
-                    return #p::fail(__mcp_failure);
-                }
-                #unpack
-                #invoke
-            }
-
-            #p::inventory::submit! {
-                __mcp_crate::ToolEntry::__new(#p::ToolSpec {
-                    name: #name,
-                    description: #description,
-                    title: #title,
-                    read_only: #read_only,
-                    destructive: #destructive,
-                    idempotent: #idempotent,
-                    open_world: #open_world,
-                    params: &__MCP_PARAMS,
-                    output_schema: __mcp_output_schema,
-                    call: __mcp_call,
-                    file: #file,
-                    line: #line,
-                    module_path: #module_path,
-                })
-            }
-        };
+        #p::inventory::submit! {
+            #krate::ToolEntry::__new(#p::ToolSpec {
+                name: #name,
+                description: #description,
+                title: #title,
+                read_only: #read_only,
+                destructive: #destructive,
+                idempotent: #idempotent,
+                open_world: #open_world,
+                params: &#params,
+                output_schema: #output_schema,
+                call: #call,
+                file: #file,
+                line: #line,
+                module_path: #module_path,
+            })
+        }
     }
 }
 

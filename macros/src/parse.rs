@@ -6,8 +6,11 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::ext::IdentExt as _;
 use syn::{
-    Attribute, Expr, ExprLit, FnArg, Ident, Item, ItemFn, Lit, LitInt, LitStr, Meta, Pat, Type,
+    Attribute, Expr, ExprLit, FnArg, Ident, Item, ItemFn, Lit, LitInt, LitStr, Meta, Pat, PatType,
+    Type,
 };
+
+use crate::errors::Errors;
 
 /// `#[mcp_tool(...)]`'s arguments.
 #[derive(Debug, Default, FromMeta)]
@@ -43,6 +46,34 @@ pub(crate) struct Bounds<T: FromMeta> {
     pub(crate) max: Option<T>,
 }
 
+impl ToolArgs {
+    /// Each key from `self`, or from `other` where `self` lacks it.
+    fn or(self, other: Self) -> Self {
+        Self {
+            name: self.name.or(other.name),
+            description: self.description.or(other.description),
+            title: self.title.or(other.title),
+            read_only: self.read_only.or(other.read_only),
+            destructive: self.destructive.or(other.destructive),
+            idempotent: self.idempotent.or(other.idempotent),
+            open_world: self.open_world.or(other.open_world),
+            krate: self.krate.or(other.krate),
+        }
+    }
+}
+
+impl ArgAttr {
+    /// Each key from `self`, or from `other` where `self` lacks it.
+    fn or(self, other: Self) -> Self {
+        Self {
+            range: self.range.or(other.range),
+            length: self.length.or(other.length),
+            pattern: self.pattern.or(other.pattern),
+            default: self.default.or(other.default),
+        }
+    }
+}
+
 /// One parameter of the tool function.
 #[derive(Debug)]
 pub(crate) struct Param {
@@ -71,70 +102,108 @@ pub(crate) fn tool(args: TokenStream, item: TokenStream, errors: &mut Errors) ->
     let mut function: ItemFn =
         syn::parse2(item.clone()).map_err(|error| not_a_function(item).unwrap_or(error))?;
     let args = match NestedMeta::parse_meta_list(args) {
-        Ok(list) => ToolArgs::from_list(&list).unwrap_or_else(|e| {
-            errors.push_darling(e);
-            ToolArgs::default()
-        }),
+        Ok(list) => from_list(&list, errors, ToolArgs::or),
         Err(e) => {
             errors.push(e);
             ToolArgs::default()
         }
     };
     let doc = doc_text(&function.attrs);
-    let mut params = Vec::new();
-    for input in function.sig.inputs.iter_mut() {
-        let FnArg::Typed(pat_type) = input else {
-            continue;
-        };
-        let doc = doc_text(&pat_type.attrs);
-        let mut arg = ArgAttr::default();
-        let mut arg_attr = None;
-        let mut kept = Vec::new();
-        for attr in std::mem::take(&mut pat_type.attrs) {
-            if attr.path().is_ident("doc") {
-                continue;
-            }
-            if attr.path().is_ident("arg") {
-                if arg_attr.is_some() {
-                    errors.push(syn::Error::new_spanned(
-                        &attr,
-                        "duplicate `#[arg(...)]`: put every constraint in one attribute",
-                    ));
-                    continue;
-                }
-                match ArgAttr::from_meta(&attr.meta) {
-                    Ok(parsed) => arg = parsed,
-                    Err(e) => errors.push_darling(e),
-                }
-                arg_attr = Some(attr);
-                continue;
-            }
-            kept.push(attr);
-        }
-        pat_type.attrs = kept;
-        let Pat::Ident(pat_ident) = pat_type.pat.as_ref() else {
-            errors.push(syn::Error::new_spanned(
-                &pat_type.pat,
-                "a tool parameter needs a plain name: its name is the argument's name",
-            ));
-            continue;
-        };
-        let ty = (*pat_type.ty).clone();
-        params.push(Param {
-            ident: Ident::new(&pat_ident.ident.unraw().to_string(), pat_ident.ident.span()),
-            option_inner: option_inner(&ty).cloned(),
-            ty,
-            doc,
-            arg,
-            arg_attr,
-        });
-    }
+    let params = (function.sig.inputs.iter_mut())
+        .filter_map(|input| match input {
+            FnArg::Typed(pat_type) => param(pat_type, errors),
+            // Validation reports a receiver.
+            FnArg::Receiver(_) => None,
+        })
+        .collect();
     Ok(Tool {
         args,
         function,
         doc,
         params,
     })
+}
+
+/// One parameter; its `#[arg(...)]` and doc comment taken off the function, where rustc
+/// would reject the first.
+fn param(pat_type: &mut PatType, errors: &mut Errors) -> Option<Param> {
+    let doc = doc_text(&pat_type.attrs);
+    let mut arg = ArgAttr::default();
+    let mut arg_attr = None;
+    let mut kept = Vec::new();
+    for attr in std::mem::take(&mut pat_type.attrs) {
+        if attr.path().is_ident("doc") {
+            continue;
+        }
+        if !attr.path().is_ident("arg") {
+            kept.push(attr);
+        } else if arg_attr.is_some() {
+            errors.push(syn::Error::new_spanned(
+                &attr,
+                "duplicate `#[arg(...)]`: put every constraint in one attribute",
+            ));
+        } else {
+            arg = arg_attr_of(&attr, errors);
+            arg_attr = Some(attr);
+        }
+    }
+    pat_type.attrs = kept;
+    let Pat::Ident(pat_ident) = pat_type.pat.as_ref() else {
+        errors.push(syn::Error::new_spanned(
+            &pat_type.pat,
+            "a tool parameter needs a plain name: its name is the argument's name",
+        ));
+        return None;
+    };
+    let ty = (*pat_type.ty).clone();
+    Some(Param {
+        ident: Ident::new(&pat_ident.ident.unraw().to_string(), pat_ident.ident.span()),
+        option_inner: option_inner(&ty).cloned(),
+        ty,
+        doc,
+        arg,
+        arg_attr,
+    })
+}
+
+/// The keys of an attribute. When the list fails as a whole (an unknown key, a malformed
+/// value), its errors are reported and every key that parses on its own is still kept, so
+/// the checks on those keys run too and a valid `description` is not reported missing.
+fn from_list<T: FromMeta + Default>(
+    list: &[NestedMeta],
+    errors: &mut Errors,
+    or: fn(T, T) -> T,
+) -> T {
+    match T::from_list(list) {
+        Ok(parsed) => parsed,
+        Err(error) => {
+            errors.push_darling(error);
+            list.iter()
+                .filter_map(|item| T::from_list(std::slice::from_ref(item)).ok())
+                .fold(T::default(), or)
+        }
+    }
+}
+
+/// `#[arg(...)]`'s keys.
+fn arg_attr_of(attr: &Attribute, errors: &mut Errors) -> ArgAttr {
+    let list = match &attr.meta {
+        Meta::List(list) => NestedMeta::parse_meta_list(list.tokens.clone()),
+        // `#[arg]` or `#[arg = ..]`: darling says how to write it.
+        _ => {
+            if let Err(error) = ArgAttr::from_meta(&attr.meta) {
+                errors.push_darling(error);
+            }
+            return ArgAttr::default();
+        }
+    };
+    match list {
+        Ok(list) => from_list(&list, errors, ArgAttr::or),
+        Err(error) => {
+            errors.push(error);
+            ArgAttr::default()
+        }
+    }
 }
 
 /// The error for an item that parses, but not as a function: on its keyword and name.
@@ -214,7 +283,7 @@ fn doc_text(attrs: &[Attribute]) -> Option<String> {
 }
 
 /// `T` of `Option<T>` (also written `std::option::Option<T>` or `core::option::Option<T>`).
-pub(crate) fn option_inner(ty: &Type) -> Option<&Type> {
+fn option_inner(ty: &Type) -> Option<&Type> {
     let Type::Path(path) = ty else {
         return None;
     };
@@ -243,71 +312,5 @@ pub(crate) fn option_inner(ty: &Type) -> Option<&Type> {
     match args.args.first() {
         Some(syn::GenericArgument::Type(inner)) if args.args.len() == 1 => Some(inner),
         _ => None,
-    }
-}
-
-/// How each key is written, for darling's messages about a malformed value.
-const USAGE: &[(&str, &str)] = &[
-    ("name", "name = \"snake_case_name\""),
-    ("description", "description = \"...\""),
-    ("title", "title = \"...\""),
-    ("read_only", "read_only` or `read_only = false"),
-    ("destructive", "destructive` or `destructive = false"),
-    ("idempotent", "idempotent` or `idempotent = false"),
-    ("open_world", "open_world` or `open_world = false"),
-    ("crate", "crate = \"path::to::mcp_tool\""),
-    ("range", "range(min = 1, max = 100)"),
-    ("length", "length(min = 1, max = 64)"),
-    ("pattern", "pattern = \"^[a-z]+$\""),
-    ("default", "default = 10"),
-];
-
-/// Darling's message, plus how the key is written when its value was malformed
-/// ("Unexpected type `int` at title" says what is wrong, not what is right).
-fn with_usage(message: String) -> String {
-    if message.starts_with("Unknown field") {
-        return message;
-    }
-    if message.starts_with("Duplicate field") {
-        return format!("{message}: set it once");
-    }
-    let usage = message
-        .rsplit_once(" at ")
-        .and_then(|(_, at)| at.split('/').next())
-        .and_then(|key| USAGE.iter().find(|(name, _)| *name == key));
-    match usage {
-        Some((_, usage)) => format!("{message}; write `{usage}`"),
-        None => message,
-    }
-}
-
-/// Every mistake found, reported together.
-#[derive(Default)]
-pub(crate) struct Errors {
-    errors: Vec<syn::Error>,
-}
-
-impl Errors {
-    pub(crate) fn push(&mut self, error: syn::Error) {
-        self.errors.push(error);
-    }
-
-    pub(crate) fn push_darling(&mut self, error: darling::Error) {
-        for e in error.flatten() {
-            let span = e.span();
-            self.errors
-                .push(syn::Error::new(span, with_usage(e.to_string())));
-        }
-    }
-
-    pub(crate) fn is_empty(&self) -> bool {
-        self.errors.is_empty()
-    }
-
-    pub(crate) fn to_compile_errors(&self) -> TokenStream {
-        self.errors
-            .iter()
-            .map(syn::Error::to_compile_error)
-            .collect()
     }
 }

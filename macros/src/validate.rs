@@ -1,39 +1,56 @@
-//! Validation: every mistake a user can make, each a spanned error on the
-//! offending token, all reported at once.
+//! Validation: every mistake that shows in the tokens, each a spanned error on the
+//! offending token, all reported at once. What passes becomes the
+//! [`model`](crate::model), with every decision code generation needs already made.
+//!
+//! What depends on what a type *is* (whether it deserializes, whether `range`, `length`
+//! or `pattern` fits it) is left to the runtime's traits, whose diagnostics land on the
+//! type and see through aliases, where a check on the type's name cannot.
 
 use heck::ToSnakeCase as _;
 use quote::ToTokens as _;
-use syn::{Expr, ExprLit, ExprUnary, FnArg, Lit, ReturnType, Type, UnOp};
+use syn::spanned::Spanned as _;
+use syn::{Expr, ExprLit, ExprUnary, FnArg, Lit, LitStr, ReturnType, Signature, Type, UnOp};
 
-use crate::parse::{Errors, Param, Tool};
+use crate::errors::Errors;
+use crate::model::{Annotations, DefaultValue, Length, Number, Output, Param, Range, Read, Tool};
+use crate::parse;
 
-/// A numeric bound of `range`, as written.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) enum Number {
-    Int(i128),
-    Float(f64),
-}
-
-impl Number {
-    fn as_f64(self) -> f64 {
-        match self {
-            Number::Int(i) => i as f64,
-            Number::Float(f) => f,
-        }
+/// The valid tool, or `None` when `errors` holds any mistake (from parsing too).
+pub(crate) fn tool(parsed: &parse::Tool, errors: &mut Errors) -> Option<Tool> {
+    let sig = &parsed.function.sig;
+    check_qualifiers(sig, errors);
+    check_inputs(sig, errors);
+    check_return(sig, errors);
+    let name = name(parsed, errors);
+    let description = description(parsed, errors);
+    let params: Vec<Param> = parsed.params.iter().map(|p| param(p, errors)).collect();
+    if !errors.is_empty() {
+        return None;
     }
+    let args = &parsed.args;
+    Some(Tool {
+        name,
+        description,
+        title: args.title.as_ref().map(LitStr::value),
+        annotations: Annotations {
+            read_only: args.read_only,
+            destructive: args.destructive,
+            idempotent: args.idempotent,
+            open_world: args.open_world,
+        },
+        krate: args
+            .krate
+            .clone()
+            .unwrap_or_else(|| syn::parse_quote!(::mcp_tool)),
+        function: parsed.function.clone(),
+        asyncness: sig.asyncness,
+        output: output(sig),
+        params,
+    })
 }
 
-/// What the expansion needs that validation worked out.
-#[derive(Debug)]
-pub(crate) struct Checked {
-    pub(crate) name: String,
-    pub(crate) description: String,
-    pub(crate) ranges: Vec<(Option<Number>, Option<Number>)>,
-    pub(crate) lengths: Vec<(Option<u64>, Option<u64>)>,
-}
-
-pub(crate) fn tool(tool: &Tool, errors: &mut Errors) -> Checked {
-    let sig = &tool.function.sig;
+/// `const`, `unsafe`, `extern`, variadics and generics: none fits a tool.
+fn check_qualifiers(sig: &Signature, errors: &mut Errors) {
     if let Some(constness) = &sig.constness {
         errors.push(syn::Error::new_spanned(
             constness,
@@ -66,6 +83,9 @@ pub(crate) fn tool(tool: &Tool, errors: &mut Errors) -> Checked {
              write one tool per type, or take an enum",
         ));
     }
+}
+
+fn check_inputs(sig: &Signature, errors: &mut Errors) {
     for input in &sig.inputs {
         match input {
             FnArg::Receiver(receiver) => errors.push(syn::Error::new_spanned(
@@ -76,6 +96,36 @@ pub(crate) fn tool(tool: &Tool, errors: &mut Errors) -> Checked {
             FnArg::Typed(pat_type) => check_param_type(&pat_type.ty, errors),
         }
     }
+}
+
+fn check_param_type(ty: &Type, errors: &mut Errors) {
+    match ty {
+        Type::ImplTrait(_) => errors.push(syn::Error::new_spanned(
+            ty,
+            "a tool parameter cannot be `impl Trait`: use a concrete type that implements \
+             `Deserialize` and `JsonSchema`",
+        )),
+        Type::Reference(reference) => {
+            let owned = match reference.elem.as_ref() {
+                Type::Path(p) if p.path.is_ident("str") => "String".to_owned(),
+                Type::Slice(slice) => format!("Vec<{}>", slice.elem.to_token_stream()),
+                other => other.to_token_stream().to_string(),
+            };
+            errors.push(syn::Error::new_spanned(
+                ty,
+                format!(
+                    "a tool parameter must be owned: arguments are decoded from the request, \
+                     so use `{owned}` instead of a reference"
+                ),
+            ));
+        }
+        Type::Paren(inner) => check_param_type(&inner.elem, errors),
+        Type::Group(inner) => check_param_type(&inner.elem, errors),
+        _ => {}
+    }
+}
+
+fn check_return(sig: &Signature, errors: &mut Errors) {
     if let ReturnType::Type(_, ty) = &sig.output
         && let Type::ImplTrait(_) = ty.as_ref()
     {
@@ -84,8 +134,26 @@ pub(crate) fn tool(tool: &Tool, errors: &mut Errors) -> Checked {
             "a tool cannot return `impl Trait`: name the type, so its output schema can be built",
         ));
     }
+}
 
-    let name = match &tool.args.name {
+/// The return type; errors about `()` point at the function's name.
+fn output(sig: &Signature) -> Output {
+    match &sig.output {
+        ReturnType::Default => Output {
+            ty: syn::parse_quote!(()),
+            span: sig.ident.span(),
+        },
+        ReturnType::Type(_, ty) => Output {
+            ty: (**ty).clone(),
+            span: ty.span(),
+        },
+    }
+}
+
+/// `name = "..."`, or the function's name.
+fn name(parsed: &parse::Tool, errors: &mut Errors) -> String {
+    let sig = &parsed.function.sig;
+    match &parsed.args.name {
         Some(lit) => {
             let name = lit.value();
             if let Some(problem) = name_problem(&name, "write") {
@@ -104,9 +172,12 @@ pub(crate) fn tool(tool: &Tool, errors: &mut Errors) -> Checked {
             }
             name
         }
-    };
+    }
+}
 
-    let description = match (&tool.args.description, &tool.doc) {
+/// `description = "..."`, or the doc comment; one of them, not blank.
+fn description(parsed: &parse::Tool, errors: &mut Errors) -> String {
+    match (&parsed.args.description, &parsed.doc) {
         (Some(lit), _) => {
             let text = lit.value().trim().to_owned();
             if text.is_empty() {
@@ -120,28 +191,12 @@ pub(crate) fn tool(tool: &Tool, errors: &mut Errors) -> Checked {
         (None, Some(doc)) => doc.clone(),
         (None, None) => {
             errors.push(syn::Error::new_spanned(
-                &sig.ident,
+                &parsed.function.sig.ident,
                 "a tool needs a description for the model: add a `///` doc comment saying what \
                  it does, with which inputs and outputs (or `#[mcp_tool(description = \"...\")]`)",
             ));
             String::new()
         }
-    };
-
-    let mut ranges = Vec::new();
-    let mut lengths = Vec::new();
-    for param in &tool.params {
-        ranges.push(check_range(param, errors));
-        lengths.push(check_length(param, errors));
-        check_pattern(param, errors);
-        check_default(param, errors);
-    }
-
-    Checked {
-        name,
-        description,
-        ranges,
-        lengths,
     }
 }
 
@@ -181,63 +236,27 @@ fn is_valid_name(name: &str) -> bool {
         && name.to_snake_case() == name
 }
 
-fn check_param_type(ty: &Type, errors: &mut Errors) {
-    match ty {
-        Type::ImplTrait(_) => errors.push(syn::Error::new_spanned(
-            ty,
-            "a tool parameter cannot be `impl Trait`: use a concrete type that implements \
-             `Deserialize` and `JsonSchema`",
-        )),
-        Type::Reference(reference) => {
-            let owned = match reference.elem.as_ref() {
-                Type::Path(p) if p.path.is_ident("str") => "String".to_owned(),
-                Type::Slice(slice) => format!("Vec<{}>", slice.elem.to_token_stream()),
-                other => other.to_token_stream().to_string(),
-            };
-            errors.push(syn::Error::new_spanned(
-                ty,
-                format!(
-                    "a tool parameter must be owned: arguments are decoded from the request, \
-                     so use `{owned}` instead of a reference"
-                ),
-            ));
-        }
-        Type::Paren(inner) => check_param_type(&inner.elem, errors),
-        Type::Group(inner) => check_param_type(&inner.elem, errors),
-        _ => {}
+/// One parameter, its `#[arg(...)]` checked.
+fn param(param: &parse::Param, errors: &mut Errors) -> Param {
+    let value_ty = param.option_inner.as_ref().unwrap_or(&param.ty);
+    let arg = &param.arg;
+    let range = arg.range.as_ref().map(|b| range(param, b, errors));
+    let length = arg.length.as_ref().map(|b| length(param, b, errors));
+    let pattern = arg.pattern.as_ref().map(|p| pattern(p, errors));
+    let read = read(param, value_ty, errors);
+    Param {
+        ident: param.ident.clone(),
+        ty: param.ty.clone(),
+        value_ty: value_ty.clone(),
+        read,
+        doc: param.doc.clone(),
+        range,
+        length,
+        pattern,
     }
 }
 
-/// The last path segment of a type, for the checks that can be made on its name.
-fn type_name(ty: &Type) -> Option<String> {
-    match ty {
-        Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
-        _ => None,
-    }
-}
-
-fn value_type(param: &Param) -> &Type {
-    param.option_inner.as_ref().unwrap_or(&param.ty)
-}
-
-fn check_range(param: &Param, errors: &mut Errors) -> (Option<Number>, Option<Number>) {
-    let Some(range) = &param.arg.range else {
-        return (None, None);
-    };
-    if let Some(name) = type_name(value_type(param))
-        && matches!(
-            name.as_str(),
-            "String" | "bool" | "char" | "Vec" | "HashMap" | "BTreeMap" | "HashSet" | "BTreeSet"
-        )
-    {
-        errors.push(syn::Error::new_spanned(
-            value_type(param),
-            format!(
-                "`range` applies to numeric parameters, and `{name}` is not a number; \
-                 use `length(min = .., max = ..)` to bound a string or a collection"
-            ),
-        ));
-    }
+fn range(param: &parse::Param, range: &parse::Bounds<Expr>, errors: &mut Errors) -> Range {
     let mut number = |expr: &Option<Expr>| {
         let expr = expr.as_ref()?;
         let parsed = parse_number(expr);
@@ -266,11 +285,11 @@ fn check_range(param: &Param, errors: &mut Errors) -> (Option<Number>, Option<Nu
             "the range is empty: `max` is below `min`",
         ));
     }
-    (min, max)
+    Range { min, max }
 }
 
 /// An error on the parameter's `#[arg(...)]` attribute.
-fn at_arg(param: &Param, message: &str) -> syn::Error {
+fn at_arg(param: &parse::Param, message: &str) -> syn::Error {
     match &param.arg_attr {
         Some(attr) => syn::Error::new_spanned(attr, message),
         None => syn::Error::new_spanned(&param.ident, message),
@@ -298,21 +317,11 @@ fn parse_number(expr: &Expr) -> Option<Number> {
     }
 }
 
-fn check_length(param: &Param, errors: &mut Errors) -> (Option<u64>, Option<u64>) {
-    let Some(length) = &param.arg.length else {
-        return (None, None);
-    };
-    if let Some(name) = type_name(value_type(param))
-        && is_numeric_name(&name)
-    {
-        errors.push(syn::Error::new_spanned(
-            value_type(param),
-            format!(
-                "`length` applies to strings and collections, and `{name}` is a number; \
-                 use `range(min = .., max = ..)` to bound a number"
-            ),
-        ));
-    }
+fn length(
+    param: &parse::Param,
+    length: &parse::Bounds<syn::LitInt>,
+    errors: &mut Errors,
+) -> Length {
     let mut number = |lit: &Option<syn::LitInt>| {
         let lit = lit.as_ref()?;
         match lit.base10_parse::<u64>() {
@@ -342,10 +351,93 @@ fn check_length(param: &Param, errors: &mut Errors) -> (Option<u64>, Option<u64>
             "the length range is empty: `max` is below `min`",
         ));
     }
-    (min, max)
+    Length { min, max }
 }
 
-fn is_numeric_name(name: &str) -> bool {
+fn pattern(pattern: &LitStr, errors: &mut Errors) -> LitStr {
+    if let Err(error) = regex_syntax::Parser::new().parse(&pattern.value()) {
+        errors.push(syn::Error::new_spanned(
+            pattern,
+            format!("this pattern is not a valid regular expression: {error}"),
+        ));
+    }
+    pattern.clone()
+}
+
+/// How the argument is read: `Option<T>` is optional, `default = ..` fills an absent one.
+fn read(param: &parse::Param, value_ty: &Type, errors: &mut Errors) -> Read {
+    let Some(default) = &param.arg.default else {
+        return match param.option_inner {
+            Some(_) => Read::Optional,
+            None => Read::Required,
+        };
+    };
+    if param.option_inner.is_some() {
+        errors.push(syn::Error::new_spanned(
+            default,
+            "an `Option` parameter already defaults to `None`: either drop `default`, \
+             or declare the parameter without `Option`",
+        ));
+    }
+    let into = match default {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(text),
+            ..
+        }) => {
+            check_quoted_default(param, value_ty, text, errors);
+            true
+        }
+        _ => false,
+    };
+    Read::Defaulted(DefaultValue {
+        expr: default.clone(),
+        into,
+    })
+}
+
+/// A quoted number or flag for a parameter spelled as one. Checked on the spelling because
+/// no runtime trait covers a default's conversion: rustc alone would say "`From<&str>` is
+/// not implemented for `u32`", which is what an alias of `u32` still gets.
+fn check_quoted_default(param: &parse::Param, value_ty: &Type, text: &LitStr, errors: &mut Errors) {
+    let Some(name) = type_name(value_ty).filter(|name| is_number_or_bool(name)) else {
+        return;
+    };
+    let value = text.value();
+    let unquoted = if name == "bool" {
+        matches!(value.as_str(), "true" | "false")
+    } else {
+        let digits = value.strip_prefix('-').unwrap_or(&value);
+        matches!(
+            syn::parse_str::<Lit>(digits),
+            Ok(Lit::Int(_) | Lit::Float(_))
+        )
+    };
+    let hint = if unquoted {
+        format!("write `default = {value}`")
+    } else if name == "bool" {
+        "write `default = true` or `default = false`".to_owned()
+    } else {
+        "write a number without quotes, such as `default = 10`".to_owned()
+    };
+    errors.push(syn::Error::new_spanned(
+        text,
+        format!(
+            "`{}` is a `{name}`, and this default is a string: {hint}",
+            param.ident
+        ),
+    ));
+}
+
+/// The last path segment of a type, as spelled.
+fn type_name(ty: &Type) -> Option<String> {
+    match ty {
+        Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+        _ => None,
+    }
+}
+
+/// A primitive number or `bool`, by name.
+fn is_number_or_bool(name: &str) -> bool {
     matches!(
         name,
         "i8" | "i16"
@@ -363,78 +455,4 @@ fn is_numeric_name(name: &str) -> bool {
             | "f64"
             | "bool"
     )
-}
-
-fn check_pattern(param: &Param, errors: &mut Errors) {
-    let Some(pattern) = &param.arg.pattern else {
-        return;
-    };
-    if let Some(name) = type_name(value_type(param))
-        && name != "String"
-        && (is_numeric_name(&name)
-            || matches!(
-                name.as_str(),
-                "char" | "Vec" | "HashMap" | "BTreeMap" | "HashSet" | "BTreeSet" | "PathBuf"
-            ))
-    {
-        errors.push(syn::Error::new_spanned(
-            value_type(param),
-            format!(
-                "`pattern` applies to string parameters, and `{name}` is not a string; \
-                 declare the parameter as `String`"
-            ),
-        ));
-    }
-    if let Err(error) = regex_syntax::Parser::new().parse(&pattern.value()) {
-        errors.push(syn::Error::new_spanned(
-            pattern,
-            format!("this pattern is not a valid regular expression: {error}"),
-        ));
-    }
-}
-
-fn check_default(param: &Param, errors: &mut Errors) {
-    let Some(default) = &param.arg.default else {
-        return;
-    };
-    if param.option_inner.is_some() {
-        errors.push(syn::Error::new_spanned(
-            default,
-            "an `Option` parameter already defaults to `None`: either drop `default`, \
-             or declare the parameter without `Option`",
-        ));
-    }
-    // A quoted number would otherwise fail as "`From<&str>` is not implemented for `u32`".
-    if let Expr::Lit(ExprLit {
-        lit: Lit::Str(text),
-        ..
-    }) = default
-        && let Some(name) = type_name(value_type(param))
-        && is_numeric_name(&name)
-    {
-        let value = text.value();
-        let unquoted = if name == "bool" {
-            matches!(value.as_str(), "true" | "false")
-        } else {
-            let digits = value.strip_prefix('-').unwrap_or(&value);
-            matches!(
-                syn::parse_str::<Lit>(digits),
-                Ok(Lit::Int(_) | Lit::Float(_))
-            )
-        };
-        let hint = if unquoted {
-            format!("write `default = {value}`")
-        } else if name == "bool" {
-            "write `default = true` or `default = false`".to_owned()
-        } else {
-            "write a number without quotes, such as `default = 10`".to_owned()
-        };
-        errors.push(syn::Error::new_spanned(
-            text,
-            format!(
-                "`{}` is a `{name}`, and this default is a string: {hint}",
-                param.ident
-            ),
-        ));
-    }
 }

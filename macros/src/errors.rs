@@ -1,0 +1,69 @@
+//! Every mistake found in one expansion, reported together, each spanned on its token.
+
+use proc_macro2::TokenStream;
+
+/// How each key is written, for darling's messages about a malformed value.
+const USAGE: &[(&str, &str)] = &[
+    ("name", "name = \"snake_case_name\""),
+    ("description", "description = \"...\""),
+    ("title", "title = \"...\""),
+    ("read_only", "read_only` or `read_only = false"),
+    ("destructive", "destructive` or `destructive = false"),
+    ("idempotent", "idempotent` or `idempotent = false"),
+    ("open_world", "open_world` or `open_world = false"),
+    ("crate", "crate = \"path::to::mcp_tool\""),
+    ("range", "range(min = 1, max = 100)"),
+    ("length", "length(min = 1, max = 64)"),
+    ("pattern", "pattern = \"^[a-z]+$\""),
+    ("default", "default = 10"),
+];
+
+/// Darling's message, plus how the key is written when its value was malformed
+/// ("Unexpected type `int` at title" says what is wrong, not what is right).
+fn with_usage(message: String) -> String {
+    if message.starts_with("Unknown field") {
+        return message;
+    }
+    if message.starts_with("Duplicate field") {
+        return format!("{message}: set it once");
+    }
+    let usage = message
+        .rsplit_once(" at ")
+        .and_then(|(_, at)| at.split('/').next())
+        .and_then(|key| USAGE.iter().find(|(name, _)| *name == key));
+    match usage {
+        Some((_, usage)) => format!("{message}; write `{usage}`"),
+        None => message,
+    }
+}
+
+/// Every mistake found, reported together.
+#[derive(Default)]
+pub(crate) struct Errors {
+    errors: Vec<syn::Error>,
+}
+
+impl Errors {
+    pub(crate) fn push(&mut self, error: syn::Error) {
+        self.errors.push(error);
+    }
+
+    pub(crate) fn push_darling(&mut self, error: darling::Error) {
+        for e in error.flatten() {
+            let span = e.span();
+            self.errors
+                .push(syn::Error::new(span, with_usage(e.to_string())));
+        }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.errors.is_empty()
+    }
+
+    pub(crate) fn to_compile_errors(&self) -> TokenStream {
+        self.errors
+            .iter()
+            .map(syn::Error::to_compile_error)
+            .collect()
+    }
+}
