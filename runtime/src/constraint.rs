@@ -54,7 +54,7 @@ range_float!(f32, f64);
 #[diagnostic::on_unimplemented(
     message = "`length` applies to strings and collections, and `{Self}` is neither",
     label = "has no length",
-    note = "use `range(min = .., max = ..)` to bound a number"
+    note = "`length` counts the characters of a string or the items of a collection; bound a number with `range(min = .., max = ..)`"
 )]
 pub trait LengthArg {
     /// Characters of a string, items of a collection.
