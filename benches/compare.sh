@@ -3,7 +3,7 @@
 # same tools, in one run, and writes benches/RESULTS.md and benches/perf.svg.
 #
 # Usage: benches/compare.sh            (about 15 minutes on 2 cores from a clean clone)
-# Knobs: CALLS (stdio calls per run, 10000), RUNS (hyperfine runs, 5),
+# Knobs: CALLS (stdio calls per run, 10000), RUNS (hyperfine rounds, 5),
 #        BUILD_RUNS (hyperfine runs per build timing, 3), CARGO_TARGET_DIR.
 set -euo pipefail
 began=$(date +%s)
@@ -36,7 +36,7 @@ if ! command -v hyperfine >/dev/null; then
 fi
 
 mkdir -p "$results"
-rm -f "$results"/*.json
+rm -f "$results"/*.json "$results"/instructions.txt
 {
     echo "cpu: $(lscpu | sed -n 's/^Model name: *//p' | head -n 1)"
     echo "cores: $(nproc)"
@@ -45,6 +45,8 @@ rm -f "$results"/*.json
     echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' with local changes')"
     echo "date: $(date -u +%Y-%m-%d)"
     echo "load at start: $(cut -d ' ' -f 1-3 /proc/loadavg)"
+    echo "stdio calls: $calls"
+    echo "stdio rounds: $runs"
 } >"$results/machine.txt"
 cat "$results/machine.txt"
 
@@ -64,8 +66,10 @@ done
 if command -v valgrind >/dev/null; then
     step "instructions per handler call (callgrind)"
     counted=2000
+    # Every style that call-count knows; the report makes a row of each one that is
+    # neither a baseline (rmcp-default, rmcp-stored, hand) nor the setup correction.
     for tool in add summarize; do
-        for style in setup ours rmcp-default rmcp-stored hand; do
+        for style in setup ours ours-async rmcp-default rmcp-stored hand; do
             for n in 0 "$counted"; do
                 total=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null \
                     "$bin/call-count" "$style" "$tool" "$n" 2>&1 |
@@ -81,9 +85,12 @@ for tool in add summarize; do
     step "$calls sequential $tool calls over stdio, whole process (hyperfine, $runs interleaved rounds)"
     client="$bin/load-client --calls $calls --tool $tool --"
     # One run of each server per round, so that a change in the machine's load
-    # falls on every server alike; the first round only warms up.
+    # falls on every server alike; the first round only warms up. ours-rmcp-io is
+    # ours on rmcp's stdio transport, like every other style (the rows the targets
+    # judge); ours is ours on its own stdio transport, as its users serve.
     for round in $(seq 0 "$runs"); do
         hyperfine --runs 1 --style basic --export-json "$results/stdio-$tool-$round.json" \
+            -n ours-rmcp-io "$client $bin/bench-server ours-rmcp-io" \
             -n ours "$client $bin/bench-server ours" \
             -n rmcp-default "$client $bin/bench-server rmcp-default" \
             -n rmcp-stored "$client $bin/bench-server rmcp-stored" \
