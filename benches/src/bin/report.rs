@@ -517,9 +517,11 @@ fn markdown(
             row.verdict(),
         );
     }
-    let rounds = lookup(machine, "stdio rounds")
-        .map(|r| format!("{r} interleaved rounds, one run of each server a round"))
-        .unwrap_or_else(|| "interleaved rounds, one run of each server a round".into());
+    let rounds = match lookup(machine, "stdio rounds") {
+        Some("1") => "1 round".to_owned(),
+        Some(n) => format!("{n} interleaved rounds, one run of each server a round"),
+        None => "interleaved rounds, one run of each server a round".to_owned(),
+    };
     let _ = write!(
         out,
         "\n\"duplex\": an rmcp client and the server in one process over `tokio::io::duplex`, \
@@ -532,7 +534,8 @@ fn markdown(
          ours on the stdio transport its users get from `serve_stdio`. Start-up compares with the \
          kept router (the default builds nothing until a request). Whole-process and build figures \
          are hyperfine medians (whole process: {rounds}); builds are of a generated crate with \
-         200 tools in each style, dependencies already built. Every style lists the same tools; the \
+         200 tools in each style, dependencies already built, rmcp's in its one style \
+         (`#[tool_router(server_handler)]`, the default). Every style lists the same tools; the \
          hand-written server lists ours' schemas byte for byte, rmcp's macros their own (see \
          `benches/tests/same_tools.rs`).\n\n\
          ![Time ratios of mcp-tool against rmcp's macros and a hand-written server](benches/perf.svg)\n",
@@ -585,14 +588,14 @@ fn svg(rows: &[Row]) -> String {
         r##"<rect width="100%" height="100%" fill="#ffffff"/>
 <text x="10" y="22" font-size="15" font-weight="bold">mcp-tool: time of ours divided by time of the other (log scale; left of 1 = ours faster)</text>"##
     );
-    let mut legend_x = label_width;
+    let mut legend_x = 10.0;
     for (_, name, colour) in SERIES {
         let _ = writeln!(
             out,
             r#"<rect x="{legend_x}" y="34" width="12" height="12" fill="{colour}"/><text x="{tx}" y="44">{name}</text>"#,
             tx = legend_x + 16.0,
         );
-        legend_x += 200.0;
+        legend_x += 230.0;
     }
     let bottom = top + row_height * rows.len() as f64;
     let mut exponent = low as i32;
