@@ -3,12 +3,42 @@
 # same tools, in one run, and writes benches/RESULTS.md and benches/perf.svg.
 #
 # Usage: benches/compare.sh            (about 15 minutes on 2 cores from a clean clone)
-# Knobs: CALLS (stdio calls per run, 10000), RUNS (hyperfine runs, 5),
-#        BUILD_RUNS (hyperfine runs per build timing, 3), CARGO_TARGET_DIR.
+# Knobs: CALLS (stdio calls per run, 10000), RUNS (hyperfine rounds, 5),
+#        BUILD_RUNS (hyperfine runs per build timing, 3), CARGO_TARGET_DIR,
+#        STEPS (what to measure, "criterion callgrind stdio builds"; with fewer, the
+#        report is written to benches/results/ only, never to benches/RESULTS.md),
+#        ALLOW_DIRTY=1 (measure a working tree with uncommitted changes; the table
+#        then says "with local changes" and must not be committed).
 set -euo pipefail
 began=$(date +%s)
 cd "$(dirname "$0")/.."
 root=$PWD
+
+# The table names the commit it measured, so the tree must be that commit: no
+# uncommitted or untracked changes, but for this script's own two outputs.
+commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+changes=$(git status --porcelain -- . ':!benches/RESULTS.md' ':!benches/perf.svg' 2>/dev/null ||
+    echo "not a git checkout")
+if [ -n "$changes" ] || [ "$commit" = unknown ]; then
+    if [ "${ALLOW_DIRTY:-0}" != 1 ]; then
+        echo "compare.sh: the results must come from a commit, and the working tree differs from $commit:" >&2
+        echo "$changes" | head -n 20 >&2
+        echo "Commit or stash the changes, or set ALLOW_DIRTY=1 for a table that says so." >&2
+        exit 1
+    fi
+    commit="$commit with local changes"
+fi
+
+all_steps="criterion callgrind stdio builds"
+steps=${STEPS:-$all_steps}
+for s in $steps; do
+    case " $all_steps " in
+    *" $s "*) ;;
+    *) echo "compare.sh: unknown step \`$s' in STEPS (known: $all_steps)" >&2 && exit 1 ;;
+    esac
+done
+doing() { case " $steps " in *" $1 "*) return 0 ;; *) return 1 ;; esac }
+
 target=${CARGO_TARGET_DIR:-$root/target}
 export CARGO_TARGET_DIR=$target
 # One optimized build for the servers and the benchmarks (the bench profile otherwise
@@ -36,36 +66,48 @@ if ! command -v hyperfine >/dev/null; then
 fi
 
 mkdir -p "$results"
-rm -f "$results"/*.json
+rm -f "$results"/*.json "$results"/instructions.txt "$results"/RESULTS.md "$results"/perf.svg
 {
     echo "cpu: $(lscpu | sed -n 's/^Model name: *//p' | head -n 1)"
     echo "cores: $(nproc)"
     echo "os: $(. /etc/os-release && echo "$PRETTY_NAME"), Linux $(uname -r)"
     echo "rustc: $(rustc --version)"
-    echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' with local changes')"
+    echo "commit: $commit"
     echo "date: $(date -u +%Y-%m-%d)"
     echo "load at start: $(cut -d ' ' -f 1-3 /proc/loadavg)"
+    echo "steps: $steps"
+    echo "stdio calls: $calls"
+    echo "stdio rounds: $runs"
 } >"$results/machine.txt"
 cat "$results/machine.txt"
 
 step "building the servers, the client and the benchmarks (release)"
 cargo build --profile bench --locked -p mcp-tool-benches --bins
-cargo bench --locked -p mcp-tool-benches --no-run
-
-step "per-call latency (criterion)"
+# Criterion's results of an earlier run must not reach this run's report.
 rm -rf "$target/criterion"
-cargo bench --locked -p mcp-tool-benches --bench calls -- "${criterion_args[@]}"
 
-step "tools/list and start-up (criterion)"
-for style in ours rmcp hand; do
-    cargo bench --locked -p mcp-tool-benches --bench "list_$style" -- "${criterion_args[@]}"
-done
+if doing criterion; then
+    cargo bench --locked -p mcp-tool-benches --no-run
 
-if command -v valgrind >/dev/null; then
+    step "per-call latency (criterion)"
+    cargo bench --locked -p mcp-tool-benches --bench calls -- "${criterion_args[@]}"
+
+    step "tools/list and start-up (criterion)"
+    for style in ours rmcp hand; do
+        cargo bench --locked -p mcp-tool-benches --bench "list_$style" -- "${criterion_args[@]}"
+    done
+fi
+
+if doing callgrind && ! command -v valgrind >/dev/null; then
+    echo "compare.sh: no valgrind, so no instruction counts" >&2
+fi
+if doing callgrind && command -v valgrind >/dev/null; then
     step "instructions per handler call (callgrind)"
     counted=2000
+    # Every style that call-count knows; the report makes a row of each one that is
+    # neither a baseline (rmcp-default, rmcp-stored, hand) nor the setup correction.
     for tool in add summarize; do
-        for style in setup ours rmcp-default rmcp-stored hand; do
+        for style in setup ours ours-async rmcp-default rmcp-stored hand; do
             for n in 0 "$counted"; do
                 total=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null \
                     "$bin/call-count" "$style" "$tool" "$n" 2>&1 |
@@ -77,25 +119,30 @@ if command -v valgrind >/dev/null; then
     cat "$results/instructions.txt"
 fi
 
-for tool in add summarize; do
-    step "$calls sequential $tool calls over stdio, whole process (hyperfine, $runs interleaved rounds)"
-    client="$bin/load-client --calls $calls --tool $tool --"
-    # One run of each server per round, so that a change in the machine's load
-    # falls on every server alike; the first round only warms up.
-    for round in $(seq 0 "$runs"); do
-        hyperfine --runs 1 --style basic --export-json "$results/stdio-$tool-$round.json" \
-            -n ours "$client $bin/bench-server ours" \
-            -n rmcp-default "$client $bin/bench-server rmcp-default" \
-            -n rmcp-stored "$client $bin/bench-server rmcp-stored" \
-            -n hand "$client $bin/bench-server hand" | grep -E '^Benchmark|Time'
+if doing stdio; then
+    for tool in add summarize; do
+        step "$calls sequential $tool calls over stdio, whole process (hyperfine, $runs interleaved rounds)"
+        client="$bin/load-client --calls $calls --tool $tool --"
+        # One run of each server per round, so that a change in the machine's load
+        # falls on every server alike; the first round only warms up. ours-rmcp-io is
+        # ours on rmcp's stdio transport, like every other style (the rows the targets
+        # judge); ours is ours on its own stdio transport, as its users serve.
+        for round in $(seq 0 "$runs"); do
+            hyperfine --runs 1 --style basic --export-json "$results/stdio-$tool-$round.json" \
+                -n ours-rmcp-io "$client $bin/bench-server ours-rmcp-io" \
+                -n ours "$client $bin/bench-server ours" \
+                -n rmcp-default "$client $bin/bench-server rmcp-default" \
+                -n rmcp-stored "$client $bin/bench-server rmcp-stored" \
+                -n hand "$client $bin/bench-server hand" | grep -E '^Benchmark|Time'
+        done
+        rm "$results/stdio-$tool-0.json"
     done
-    rm "$results/stdio-$tool-0.json"
-done
+fi
 
-step "generating three crates with 200 tools each"
-rm -rf "$gen"
-"$bin/gen-crates" --out "$gen" --workspace "$root" --tools 200
-(
+if doing builds; then (
+    step "generating three crates with 200 tools each"
+    rm -rf "$gen"
+    "$bin/gen-crates" --out "$gen" --workspace "$root" --tools 200
     cd "$gen"
     export CARGO_TARGET_DIR=$gen/target
     step "building their dependencies once (debug)"
@@ -115,11 +162,16 @@ rm -rf "$gen"
         --prepare "$bin/gen-crates --edit gen-rmcp/src/tools.rs" -n rmcp "cargo build --quiet -p gen-rmcp" \
         --prepare "$bin/gen-crates --edit gen-hand/src/tools.rs" -n hand "cargo build --quiet -p gen-hand"
 )
+fi
 
 step "writing the report"
 "$bin/report" --criterion "$target/criterion" --results "$results" \
     --markdown "$results/RESULTS.md" --svg "$results/perf.svg" \
     --wall-seconds $(($(date +%s) - began)) --wall-note "$start_note"
-cp "$results/RESULTS.md" "$root/benches/RESULTS.md"
-cp "$results/perf.svg" "$root/benches/perf.svg"
-step "done: benches/RESULTS.md and benches/perf.svg"
+if [ "$steps" = "$all_steps" ]; then
+    cp "$results/RESULTS.md" "$root/benches/RESULTS.md"
+    cp "$results/perf.svg" "$root/benches/perf.svg"
+    step "done: benches/RESULTS.md and benches/perf.svg"
+else
+    step "done, with STEPS=\"$steps\" only: benches/results/RESULTS.md and benches/results/perf.svg"
+fi

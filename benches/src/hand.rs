@@ -1,5 +1,6 @@
-//! The tools as a hand-written rmcp `ServerHandler`: the listing computed once, a `match`
-//! on the tool name, serde for the arguments. The floor that any framework adds to.
+//! The tools as a hand-written rmcp `ServerHandler`: the listing computed once from schemas
+//! written as JSON text, a `match` on the tool name, serde for the arguments. The floor
+//! that any framework adds to.
 
 use std::sync::Arc;
 
@@ -14,7 +15,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use crate::descriptions;
-use crate::payload::{self, AddArgs, SummarizeArgs, Summary};
+use crate::payload::{self, AddArgs, SummarizeArgs};
 
 /// The hand-written server.
 #[derive(Debug, Clone)]
@@ -23,20 +24,21 @@ pub struct HandServer {
 }
 
 impl HandServer {
-    /// Computes the listing once.
+    /// Computes the listing once, from schemas written by hand as JSON text: the same
+    /// bytes that `#[mcp_tool]` lists for these tools (`tests/same_tools.rs` checks it).
     pub fn new() -> Self {
-        let add = Tool::new("add", descriptions::ADD, object(add_input_schema()))
-            .with_raw_output_schema(Arc::new(object(json!({
-                "type": "object",
-                "properties": { "result": { "type": "integer" } },
-                "required": ["result"],
-            }))));
-        let summarize = Tool::new(
+        let add = tool(
+            "add",
+            descriptions::ADD,
+            include_str!("hand/add.input.json"),
+        )
+        .with_raw_output_schema(Arc::new(schema(include_str!("hand/add.output.json"))));
+        let summarize = tool(
             "summarize",
             descriptions::SUMMARIZE,
-            object(inline_schema::<SummarizeArgs>(false)),
+            include_str!("hand/summarize.input.json"),
         )
-        .with_raw_output_schema(Arc::new(object(inline_schema::<Summary>(true))));
+        .with_raw_output_schema(Arc::new(schema(include_str!("hand/summarize.output.json"))));
         Self {
             tools: Arc::new(vec![add, summarize]),
         }
@@ -49,38 +51,12 @@ impl Default for HandServer {
     }
 }
 
-fn add_input_schema() -> Value {
-    json!({
-        "type": "object",
-        "properties": {
-            "a": { "type": "integer", "description": "The first addend." },
-            "b": { "type": "integer", "description": "The second addend." },
-        },
-        "required": ["a", "b"],
-        "additionalProperties": false,
-    })
+/// A schema written as JSON text, parsed; an empty object if the text is not an object.
+pub fn schema(text: &str) -> JsonObject {
+    object(serde_json::from_str(text).unwrap_or(Value::Null))
 }
 
-/// A schema with every definition inlined and no `$schema`, as clients read best.
-fn inline_schema<T: schemars::JsonSchema>(serialize: bool) -> Value {
-    let generator = schemars::generate::SchemaSettings::draft2020_12()
-        .with(|s| {
-            s.inline_subschemas = true;
-            s.meta_schema = None;
-            if serialize {
-                s.contract = schemars::generate::Contract::Serialize;
-            }
-        })
-        .into_generator();
-    let mut value = generator.into_root_schema_for::<T>().to_value();
-    if let Value::Object(object) = &mut value {
-        object.remove("title");
-        object.remove("description");
-    }
-    value
-}
-
-/// The JSON object of a schema written as a `json!` literal.
+/// The JSON object of a schema held as a JSON value.
 pub fn object(value: Value) -> JsonObject {
     match value {
         Value::Object(object) => object,
@@ -102,11 +78,7 @@ pub fn rejected(tool: &str, error: &serde_json::Error) -> CallToolResult {
 
 /// A tool whose input schema is written as JSON text, parsed once when the listing is built.
 pub fn tool(name: &'static str, description: &'static str, schema: &str) -> Tool {
-    Tool::new(
-        name,
-        description,
-        object(serde_json::from_str(schema).unwrap_or(Value::Null)),
-    )
+    Tool::new(name, description, self::schema(schema))
 }
 
 /// An integer argument; `None` if it is missing or not an integer.

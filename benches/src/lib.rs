@@ -4,7 +4,9 @@
 //!
 //! Every style serves `add` (two integers, structured sum) and `summarize` (a nested
 //! report of about 1 KiB, structured summary), with the same names, descriptions and
-//! wire output. `benches/compare.sh` runs every comparison and writes `RESULTS.md`.
+//! wire output. The hand-written server lists the very schemas `#[mcp_tool]` lists;
+//! rmcp's macros list their own, which differ only as `tests/same_tools.rs` spells out.
+//! `benches/compare.sh` runs every comparison and writes `RESULTS.md`.
 
 pub mod hand;
 pub mod ours;

@@ -4,8 +4,12 @@
 //! difference; the `setup` style only builds each call's request and context, so that
 //! their cost can be subtracted.
 //!
+//! Styles: `ours` (`#[mcp_tool]` on a plain `fn`), `ours-async` (the same tool as an
+//! `async fn`), `rmcp-default`, `rmcp-stored`, `hand`, and `setup`. A new style here and
+//! in `compare.sh`'s loop is all the report needs to show it.
+//!
 //! ```text
-//! call-count ours|rmcp-default|rmcp-stored|hand|setup add|summarize N
+//! call-count ours|ours-async|rmcp-default|rmcp-stored|hand|setup add|summarize N
 //! ```
 
 use anyhow::{Context, bail};
@@ -16,9 +20,14 @@ use mcp_tool_benches::session::Session;
 use rmcp::ServerHandler;
 use rmcp::model::CallToolRequestParams;
 
+const USAGE: &str =
+    "usage: call-count ours|ours-async|rmcp-default|rmcp-stored|hand|setup add|summarize N";
+
+/// `calls` calls of `tool` (named `name` by `server`), or only their setup.
 async fn run<S: ServerHandler>(
     server: S,
-    tool: &'static str,
+    tool: &str,
+    name: &'static str,
     calls: usize,
     setup_only: bool,
 ) -> anyhow::Result<()> {
@@ -27,13 +36,22 @@ async fn run<S: ServerHandler>(
         "add" => add_arguments(40, 2),
         _ => summarize_arguments(),
     };
+    if !setup_only {
+        // Once through the client, in the runs with N = 0 as in the others: a tool that
+        // failed would be counted as cheap.
+        let check = session.call(name, arguments.clone()).await?;
+        if check.is_error != Some(false) {
+            bail!("{name} failed: {check:?}");
+        }
+    }
     for _ in 0..calls {
-        let params = CallToolRequestParams::new(tool).with_arguments(arguments.clone());
+        let params = CallToolRequestParams::new(name).with_arguments(arguments.clone());
         let context = session.context();
         if setup_only {
             std::hint::black_box((params, context));
         } else {
-            std::hint::black_box(session.handler().call_tool(params, context).await?);
+            let result = session.handler().call_tool(params, context).await?;
+            std::hint::black_box(result);
         }
     }
     session.close().await;
@@ -44,20 +62,26 @@ async fn run<S: ServerHandler>(
 async fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [style, tool, calls] = args.as_slice() else {
-        bail!("usage: call-count ours|rmcp-default|rmcp-stored|hand|setup add|summarize N");
+        bail!("{USAGE}");
     };
-    let tool = match tool.as_str() {
-        "add" => "add",
-        "summarize" => "summarize",
-        other => bail!("unknown tool `{other}`"),
+    let Some(index) = mcp_tool_benches::TOOLS.iter().position(|t| t == tool) else {
+        bail!("unknown tool `{tool}`; {USAGE}");
     };
+    let (name, async_name) = (
+        mcp_tool_benches::TOOLS[index],
+        mcp_tool_benches::ours::ASYNC_TOOLS[index],
+    );
     let calls: usize = calls.parse().context("N")?;
     match style.as_str() {
-        "setup" => run(HandServer::new(), tool, calls, true).await,
-        "ours" => run(mcp_tool_benches::ours::server()?, tool, calls, false).await,
-        "rmcp-default" => run(RmcpDefault, tool, calls, false).await,
-        "rmcp-stored" => run(RmcpStored::new(), tool, calls, false).await,
-        "hand" => run(HandServer::new(), tool, calls, false).await,
-        other => bail!("unknown style `{other}`"),
+        "setup" => run(HandServer::new(), tool, name, calls, true).await,
+        "ours" => run(mcp_tool_benches::ours::server()?, tool, name, calls, false).await,
+        "ours-async" => {
+            let server = mcp_tool_benches::ours::async_server()?;
+            run(server, tool, async_name, calls, false).await
+        }
+        "rmcp-default" => run(RmcpDefault, tool, name, calls, false).await,
+        "rmcp-stored" => run(RmcpStored::new(), tool, name, calls, false).await,
+        "hand" => run(HandServer::new(), tool, name, calls, false).await,
+        other => bail!("unknown style `{other}`; {USAGE}"),
     }
 }
