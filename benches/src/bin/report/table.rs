@@ -1,0 +1,291 @@
+//! The rows of the table: what each measures, ours against the three baselines, and the
+//! target each is judged by.
+
+use crate::data::Medians;
+
+/// What a ratio divides ours by: one of the three ratio columns.
+#[derive(Clone, Copy, PartialEq)]
+pub(crate) enum Versus {
+    /// rmcp's macros with the default `#[tool_handler]` (router rebuilt per request).
+    RmcpDefault,
+    /// rmcp's macros with the router kept.
+    RmcpKept,
+    /// The hand-written `ServerHandler`.
+    Hand,
+}
+
+impl Versus {
+    /// The ratio's name in the target column.
+    fn name(self) -> &'static str {
+        match self {
+            Versus::RmcpDefault => "ours/default",
+            Versus::RmcpKept => "ours/kept",
+            Versus::Hand => "ours/hand",
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+pub(crate) enum Target {
+    /// Every named ratio at most its bound.
+    AtMost(&'static [(Versus, f64)]),
+    /// Ours at most this many seconds.
+    Under(f64),
+    None,
+}
+
+/// Per call and whole process: no slower than rmcp's macros, either way they are used,
+/// and within 5% of the hand-written floor.
+const PER_CALL: Target = Target::AtMost(&[
+    (Versus::RmcpDefault, 1.0),
+    (Versus::RmcpKept, 1.0),
+    (Versus::Hand, 1.05),
+]);
+
+#[derive(Clone, Copy, PartialEq)]
+pub(crate) enum Unit {
+    Seconds,
+    Instructions,
+}
+
+pub(crate) struct Row {
+    pub(crate) label: String,
+    pub(crate) unit: Unit,
+    pub(crate) ours: Option<f64>,
+    pub(crate) rmcp_default: Option<f64>,
+    pub(crate) rmcp_kept: Option<f64>,
+    pub(crate) hand: Option<f64>,
+    target: Target,
+}
+
+impl Row {
+    pub(crate) fn ratio(&self, versus: Versus) -> Option<f64> {
+        let other = match versus {
+            Versus::RmcpDefault => self.rmcp_default,
+            Versus::RmcpKept => self.rmcp_kept,
+            Versus::Hand => self.hand,
+        }?;
+        Some(self.ours? / other)
+    }
+
+    /// The target cell: which ratios it judges, with their bounds, and whether today's
+    /// figures meet each.
+    pub(crate) fn verdict(&self) -> String {
+        match self.target {
+            Target::AtMost(bounds) => self.verdict_at_most(bounds),
+            Target::Under(seconds) => {
+                let words = format!("ours < {}", duration(seconds));
+                match self.ours {
+                    Some(ours) if ours < seconds => format!("met: {words}"),
+                    Some(_) => format!("**missed**: {words}"),
+                    None => format!("not measured: {words}"),
+                }
+            }
+            Target::None => String::new(),
+        }
+    }
+
+    /// The verdict on ratio bounds: the missed ones first, then the unmeasured, then the met.
+    fn verdict_at_most(&self, bounds: &[(Versus, f64)]) -> String {
+        let (mut met, mut missed, mut unmeasured) = (vec![], vec![], vec![]);
+        for &(versus, bound) in bounds {
+            let words = format!("{} ≤ {bound:.2}", versus.name());
+            match self.ratio(versus) {
+                Some(ratio) if ratio <= bound => met.push(words),
+                Some(_) => missed.push(words),
+                None => unmeasured.push(words),
+            }
+        }
+        [
+            ("**missed**", missed),
+            ("not measured", unmeasured),
+            ("met", met),
+        ]
+        .into_iter()
+        .filter(|(_, list)| !list.is_empty())
+        .map(|(verdict, list)| format!("{verdict}: {}", list.join(", ")))
+        .collect::<Vec<_>>()
+        .join("; ")
+    }
+}
+
+pub(crate) fn duration(seconds: f64) -> String {
+    if seconds >= 1.0 {
+        format!("{seconds:.2} s")
+    } else if seconds >= 1e-3 {
+        format!("{:.2} ms", seconds * 1e3)
+    } else if seconds >= 1e-6 {
+        format!("{:.1} µs", seconds * 1e6)
+    } else {
+        format!("{:.0} ns", seconds * 1e9)
+    }
+}
+
+/// `10000` as `10,000`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
+/// The styles of `instructions.txt` that are baselines or a correction, not a variant
+/// of ours.
+const COUNT_BASELINES: [&str; 4] = ["setup", "rmcp-default", "rmcp-stored", "hand"];
+
+/// How a row names a variant of ours counted by `call-count`.
+fn variant_words(style: &str) -> String {
+    match style {
+        "ours" => String::new(),
+        "ours-async" => ", ours as an `async fn`".into(),
+        other => format!(", ours as `{other}`"),
+    }
+}
+
+/// Makes the rows: each column's measurement is looked up by the name `compare.sh`
+/// gives its style.
+struct Columns<'a> {
+    medians: &'a Medians,
+}
+
+impl Columns<'_> {
+    /// A row whose measurements are `id(style)`, ours being the style `ours`.
+    fn row(&self, label: String, id: &dyn Fn(&str) -> String, ours: &str, target: Target) -> Row {
+        let m = self.medians;
+        Row {
+            label,
+            unit: Unit::Seconds,
+            ours: m.get(&id(ours)),
+            rmcp_default: m.get(&id("rmcp-default")),
+            rmcp_kept: m.get(&id("rmcp-stored")),
+            hand: m.get(&id("hand")),
+            target,
+        }
+    }
+
+    /// One call of each tool, through the client and at the handler (criterion).
+    fn calls(&self, rows: &mut Vec<Row>) {
+        for (label, id) in [
+            (
+                "`add`, one call, rmcp client over duplex",
+                "call-add-duplex",
+            ),
+            ("`add`, one call, handler only", "call-add-handler"),
+            (
+                "`summarize` (1 KiB nested in, structured out), one call, duplex",
+                "call-summarize-duplex",
+            ),
+            (
+                "`summarize`, one call, handler only",
+                "call-summarize-handler",
+            ),
+        ] {
+            rows.push(self.row(label.into(), &|s| format!("{id}/{s}"), "ours", PER_CALL));
+        }
+    }
+
+    /// One row per variant of ours in `instructions.txt`, each against the same baselines.
+    fn counts(&self, rows: &mut Vec<Row>) {
+        for (tool, style) in &self.medians.counted {
+            if COUNT_BASELINES.contains(&style.as_str()) {
+                continue;
+            }
+            let mut row = self.row(
+                format!(
+                    "`{tool}`, one call, handler only, instructions (callgrind){}",
+                    variant_words(style)
+                ),
+                &|s| format!("instructions/{tool}/{s}"),
+                style,
+                PER_CALL,
+            );
+            row.unit = Unit::Instructions;
+            rows.push(row);
+        }
+    }
+
+    /// `tools/list` at three sizes, then start-up with the largest.
+    fn listings(&self, rows: &mut Vec<Row>) {
+        for n in [10, 100, 1000] {
+            // The listing target is against rmcp's default, which rebuilds the listing.
+            let target = if n == 1000 {
+                Target::AtMost(&[(Versus::RmcpDefault, 0.1)])
+            } else {
+                Target::None
+            };
+            for (kind, words) in [("duplex", "duplex"), ("handler", "handler only")] {
+                rows.push(self.row(
+                    format!("`tools/list`, {n} tools, {words}"),
+                    &|s| format!("list-{kind}/{s}/{n}"),
+                    "ours",
+                    target,
+                ));
+            }
+        }
+        rows.push(self.row(
+            "start-up with 1,000 tools, to handshake done".into(),
+            &|s| format!("startup/{s}/1000"),
+            "ours",
+            Target::Under(0.020),
+        ));
+    }
+
+    /// Sequential calls over stdio, whole process (hyperfine).
+    fn stdio(&self, rows: &mut Vec<Row>, stdio_calls: Option<u64>) {
+        let calls = stdio_calls.map_or_else(|| "N".to_owned(), thousands);
+        for tool in ["add", "summarize"] {
+            let file = format!("stdio-{tool}.json");
+            rows.push(self.row(
+                format!(
+                    "{calls} sequential `{tool}` calls, whole process, all on rmcp's stdio transport"
+                ),
+                &|s| format!("{file}/{s}"),
+                "ours-rmcp-io",
+                PER_CALL,
+            ));
+            rows.push(self.row(
+                format!(
+                    "{calls} sequential `{tool}` calls, whole process, ours on its own stdio (`serve_stdio`)"
+                ),
+                &|s| format!("{file}/{s}"),
+                "ours",
+                Target::None,
+            ));
+        }
+    }
+
+    /// Builds of the generated crates (hyperfine). They have one rmcp style, the default
+    /// `#[tool_router(server_handler)]`.
+    fn builds(&self, rows: &mut Vec<Row>) {
+        rows.push(self.row(
+            "clean build of a crate with 200 tools (debug)".into(),
+            &|s| format!("build-clean.json/{}", s.trim_end_matches("-default")),
+            "ours",
+            Target::AtMost(&[(Versus::RmcpDefault, 1.0)]),
+        ));
+        rows.push(self.row(
+            "rebuild after editing one tool's body, 200 tools (debug)".into(),
+            &|s| format!("build-incremental.json/{}", s.trim_end_matches("-default")),
+            "ours",
+            Target::None,
+        ));
+    }
+}
+
+/// Every row that has a measurement of ours, in the table's order.
+pub(crate) fn rows(medians: &Medians, stdio_calls: Option<u64>) -> Vec<Row> {
+    let columns = Columns { medians };
+    let mut rows = vec![];
+    columns.calls(&mut rows);
+    columns.counts(&mut rows);
+    columns.listings(&mut rows);
+    columns.stdio(&mut rows, stdio_calls);
+    columns.builds(&mut rows);
+    rows.retain(|r| r.ours.is_some());
+    rows
+}
