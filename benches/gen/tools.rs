@@ -171,6 +171,101 @@ pub(crate) fn rmcp_servers(count: usize, sizes: &[usize]) -> String {
     out
 }
 
+/// The fixed part of the hand-written server: the type, its constructor and its
+/// `ServerHandler`, over `hand_listing` and `hand_dispatch`.
+const HAND_SERVER: &str = "/// The hand-written server over the first `n` tools.\n\
+     #[derive(Debug, Clone)]\n\
+     pub(crate) struct HandMany {\n    \
+         tools: Arc<Vec<Tool>>,\n\
+     }\n\n\
+     impl HandMany {\n    \
+         pub(crate) fn new(n: usize) -> Self {\n        \
+             let mut tools = hand_listing();\n        \
+             tools.truncate(n);\n        \
+             Self { tools: Arc::new(tools) }\n    \
+         }\n\
+     }\n\n\
+     impl ServerHandler for HandMany {\n    \
+         fn get_info(&self) -> ServerConfig {\n        \
+             ServerConfig::new(ServerCapabilities::builder().enable_tools().build())\n            \
+                 .with_server_info(Implementation::new(\"hand-many\", \"0.1.0\"))\n    \
+         }\n\n    \
+         async fn list_tools(\n        \
+             &self,\n        \
+             _request: Option<PaginatedRequestParams>,\n        \
+             _context: RequestContext<RoleServer>,\n    \
+         ) -> Result<ListToolsResult, ErrorData> {\n        \
+             Ok(ListToolsResult::with_all_items(self.tools.to_vec()))\n    \
+         }\n\n    \
+         async fn call_tool(\n        \
+             &self,\n        \
+             request: CallToolRequestParams,\n        \
+             _context: RequestContext<RoleServer>,\n    \
+         ) -> Result<CallToolResponse, ErrorData> {\n        \
+             match hand_dispatch(&request.name, request.arguments) {\n            \
+                 Some(result) => Ok(result.into()),\n            \
+                 None => Err(ErrorData::invalid_params(\n                \
+                     format!(\"unknown tool `{}`\", request.name),\n                \
+                     None,\n            \
+                 )),\n        \
+             }\n    \
+         }\n\
+     }\n";
+
+/// `hand_listing()`: every tool of `count`, with its schema written as JSON text.
+fn hand_listing(count: usize) -> String {
+    let mut out = String::from(
+        "/// Every tool, with its schema.\nfn hand_listing() -> Vec<Tool> {\n    vec![\n",
+    );
+    for i in 0..count {
+        let _ = write!(
+            out,
+            "        tool(\n            \
+                 \"{name}\",\n            \
+                 \"{description}\",\n            \
+                 r#\"{{\"type\": \"object\", \"properties\": {{\
+                 \"value\": {{\"type\": \"integer\", \"description\": \"{VALUE_DOC}\"}}, \
+                 \"label\": {{\"type\": \"string\", \"description\": \"{LABEL_DOC}\"}}}}, \
+                 \"required\": [\"value\"], \"additionalProperties\": false}}\"#,\n        \
+             ),\n",
+            name = name(i),
+            description = description(i),
+        );
+    }
+    out.push_str("    ]\n}\n\n");
+    out
+}
+
+/// `hand_dispatch(name, args)`: a `match` on the name over `count` tools, `None` for
+/// a name it does not know.
+fn hand_dispatch(count: usize) -> String {
+    let mut out = String::from(
+        "fn hand_dispatch(\n    \
+             name: &str,\n    \
+             args: Option<rmcp::model::JsonObject>,\n\
+         ) -> Option<CallToolResult> {\n    \
+             let args = args.unwrap_or_default();\n    \
+             let text = |text: String| CallToolResult::success(vec![ContentBlock::text(text)]);\n    \
+             Some(match name {\n",
+    );
+    for i in 0..count {
+        let _ = write!(
+            out,
+            "        \"{name}\" => match (integer(&args, \"value\"), optional_string(&args, \"label\")) {{\n            \
+                 (Some(value), Some(label)) => text({name}(value, label)),\n            \
+                 _ => invalid(\"{name}\"),\n        \
+             }},\n",
+            name = name(i),
+        );
+    }
+    out.push_str(
+        "        _ => return None,\n    \
+             })\n\
+         }\n\n",
+    );
+    out
+}
+
 /// `count` tools as a hand-written `ServerHandler`, `HandMany`: a listing computed once
 /// from schemas written as JSON text, a `match` on the name, arguments read straight from
 /// the JSON object. Needs `rmcp` and `serde_json`, and the helpers `tool`, `integer`,
@@ -194,84 +289,8 @@ pub(crate) fn hand(count: usize) -> String {
             body = body(i, "    "),
         );
     }
-    out.push_str("/// Every tool, with its schema.\nfn hand_listing() -> Vec<Tool> {\n    vec![\n");
-    for i in 0..count {
-        let _ = write!(
-            out,
-            "        tool(\n            \
-                 \"{name}\",\n            \
-                 \"{description}\",\n            \
-                 r#\"{{\"type\": \"object\", \"properties\": {{\
-                 \"value\": {{\"type\": \"integer\", \"description\": \"{VALUE_DOC}\"}}, \
-                 \"label\": {{\"type\": \"string\", \"description\": \"{LABEL_DOC}\"}}}}, \
-                 \"required\": [\"value\"], \"additionalProperties\": false}}\"#,\n        \
-             ),\n",
-            name = name(i),
-            description = description(i),
-        );
-    }
-    out.push_str("    ]\n}\n\n");
-    out.push_str(
-        "fn hand_dispatch(\n    \
-             name: &str,\n    \
-             args: Option<rmcp::model::JsonObject>,\n\
-         ) -> Option<CallToolResult> {\n    \
-             let args = args.unwrap_or_default();\n    \
-             let text = |text: String| CallToolResult::success(vec![ContentBlock::text(text)]);\n    \
-             Some(match name {\n",
-    );
-    for i in 0..count {
-        let _ = write!(
-            out,
-            "        \"{name}\" => match (integer(&args, \"value\"), optional_string(&args, \"label\")) {{\n            \
-                 (Some(value), Some(label)) => text({name}(value, label)),\n            \
-                 _ => invalid(\"{name}\"),\n        \
-             }},\n",
-            name = name(i),
-        );
-    }
-    out.push_str(
-        "        _ => return None,\n    \
-             })\n\
-         }\n\n\
-         /// The hand-written server over the first `n` tools.\n\
-         #[derive(Debug, Clone)]\n\
-         pub(crate) struct HandMany {\n    \
-             tools: Arc<Vec<Tool>>,\n\
-         }\n\n\
-         impl HandMany {\n    \
-             pub(crate) fn new(n: usize) -> Self {\n        \
-                 let mut tools = hand_listing();\n        \
-                 tools.truncate(n);\n        \
-                 Self { tools: Arc::new(tools) }\n    \
-             }\n\
-         }\n\n\
-         impl ServerHandler for HandMany {\n    \
-             fn get_info(&self) -> ServerConfig {\n        \
-                 ServerConfig::new(ServerCapabilities::builder().enable_tools().build())\n            \
-                     .with_server_info(Implementation::new(\"hand-many\", \"0.1.0\"))\n    \
-             }\n\n    \
-             async fn list_tools(\n        \
-                 &self,\n        \
-                 _request: Option<PaginatedRequestParams>,\n        \
-                 _context: RequestContext<RoleServer>,\n    \
-             ) -> Result<ListToolsResult, ErrorData> {\n        \
-                 Ok(ListToolsResult::with_all_items(self.tools.to_vec()))\n    \
-             }\n\n    \
-             async fn call_tool(\n        \
-                 &self,\n        \
-                 request: CallToolRequestParams,\n        \
-                 _context: RequestContext<RoleServer>,\n    \
-             ) -> Result<CallToolResponse, ErrorData> {\n        \
-                 match hand_dispatch(&request.name, request.arguments) {\n            \
-                     Some(result) => Ok(result.into()),\n            \
-                     None => Err(ErrorData::invalid_params(\n                \
-                         format!(\"unknown tool `{}`\", request.name),\n                \
-                         None,\n            \
-                     )),\n        \
-                 }\n    \
-             }\n\
-         }\n",
-    );
+    out.push_str(&hand_listing(count));
+    out.push_str(&hand_dispatch(count));
+    out.push_str(HAND_SERVER);
     out
 }
