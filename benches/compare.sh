@@ -105,9 +105,11 @@ if doing callgrind && command -v valgrind >/dev/null; then
     step "instructions per handler call (callgrind)"
     counted=2000
     # Every style that call-count knows; the report makes a row of each one that is
-    # neither a baseline (rmcp-default, rmcp-stored, hand) nor the setup correction.
+    # neither a baseline (rmcp-default, rmcp-stored, hand) nor the setup correction:
+    # ours (async fn tools, run inline like the baselines' tools; the row the targets
+    # judge) and ours-sync (plain fn tools, run on the blocking pool by design).
     for tool in add summarize; do
-        for style in setup ours ours-async rmcp-default rmcp-stored hand; do
+        for style in setup ours ours-sync rmcp-default rmcp-stored hand; do
             for n in 0 "$counted"; do
                 total=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null \
                     "$bin/call-count" "$style" "$tool" "$n" 2>&1 |
@@ -125,12 +127,15 @@ if doing stdio; then
         client="$bin/load-client --calls $calls --tool $tool --"
         # One run of each server per round, so that a change in the machine's load
         # falls on every server alike; the first round only warms up. ours-rmcp-io is
-        # ours on rmcp's stdio transport, like every other style (the rows the targets
-        # judge); ours is ours on its own stdio transport, as its users serve.
+        # ours (async fn tools) on rmcp's stdio transport, like every other style: the
+        # same transport and execution model, the rows the targets judge. ours is the
+        # same tools on ours' own stdio transport, as its users serve; ours-sync is
+        # plain fn tools there, which run on the blocking pool by design.
         for round in $(seq 0 "$runs"); do
             hyperfine --runs 1 --style basic --export-json "$results/stdio-$tool-$round.json" \
                 -n ours-rmcp-io "$client $bin/bench-server ours-rmcp-io" \
                 -n ours "$client $bin/bench-server ours" \
+                -n ours-sync "$client $bin/bench-server ours-sync" \
                 -n rmcp-default "$client $bin/bench-server rmcp-default" \
                 -n rmcp-stored "$client $bin/bench-server rmcp-stored" \
                 -n hand "$client $bin/bench-server hand" | grep -E '^Benchmark|Time'

@@ -1,5 +1,7 @@
 //! Per-call latency of `add` and `summarize` in each style: through an rmcp client over
-//! an in-memory duplex stream, and at the server's handler alone (no transport).
+//! an in-memory duplex stream, and at the server's handler alone (no transport). `ours`
+//! is the tools as `async fn`, run inline like the other styles' tools; `ours-sync` the
+//! same tools as plain `fn`, run on the blocking thread pool.
 
 use std::hint::black_box;
 
@@ -72,14 +74,10 @@ fn calls(c: &mut Criterion) {
         ("add", add_arguments(40, 2)),
         ("summarize", summarize_arguments()),
     ] {
-        bench_style(
-            c,
-            &rt,
-            "ours",
-            ours::server().expect("builds"),
-            tool,
-            &arguments,
-        );
+        let server = ours::server().expect("builds");
+        bench_style(c, &rt, "ours", server, tool, &arguments);
+        let server = ours::sync_server().expect("builds");
+        bench_style(c, &rt, "ours-sync", server, tool, &arguments);
         bench_style(c, &rt, "rmcp-default", RmcpDefault, tool, &arguments);
         bench_style(c, &rt, "rmcp-stored", RmcpStored::new(), tool, &arguments);
         bench_style(c, &rt, "hand", HandServer::new(), tool, &arguments);

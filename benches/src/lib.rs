@@ -1,6 +1,9 @@
 //! The same tools written three ways, for side-by-side benchmarks: with `#[mcp_tool]`
 //! ([`ours`]), with rmcp's `#[tool_router]`/`#[tool]` macros ([`rmcp_macros`]), and as a
-//! hand-written rmcp `ServerHandler` ([`hand`]).
+//! hand-written rmcp `ServerHandler` ([`hand`]). Ours come twice: as `async fn`, run
+//! inline on the async worker as rmcp's and the hand-written tools are (the style
+//! `ours`, the like for like), and as plain `fn`, run on tokio's blocking thread pool by
+//! design (the style `ours-sync`).
 //!
 //! Every style serves `add` (two integers, structured sum) and `summarize` (a nested
 //! report of about 1 KiB, structured summary), with the same names, descriptions and

@@ -1,72 +1,97 @@
-//! The tools with `#[mcp_tool]`.
+//! The tools with `#[mcp_tool]`, twice over, both served as `add` and `summarize`:
+//!
+//! - [`async_tools`], as `async fn`: the runtime runs them inline on the async worker,
+//!   as rmcp's macros and the hand-written server run every tool. The style `ours`, the
+//!   like for like, the one the targets judge ([`server`]).
+//! - [`sync_tools`], as plain `fn`: the runtime runs them on tokio's blocking thread
+//!   pool, so that a tool that blocks never stalls other calls and the server's timeout
+//!   can end its call; that costs a thread hop per call, on purpose. The style
+//!   `ours-sync` ([`sync_server`]).
+//!
+//! The registry then holds two tools of each name, so a server picks its pair by
+//! [`ToolEntry::module_path`](mcp_tool::ToolEntry::module_path), not by name.
 
-use mcp_tool::{Server, ServerError, ToolServer, mcp_tool};
+use mcp_tool::{Server, ServerError, ToolServer};
 
-use crate::payload::{self, Report, Summary};
+/// `add` and `summarize` as `async fn`, run inline on the async worker.
+pub mod async_tools {
+    use mcp_tool::mcp_tool;
 
-/// Adds two integers and returns their sum.
-#[mcp_tool]
-pub fn add(
-    /// The first addend.
-    a: i64,
-    /// The second addend.
-    b: i64,
-) -> i64 {
-    a.wrapping_add(b)
+    use crate::payload::{self, Report, Summary};
+
+    /// The module path of these tools, as their registry entries give it.
+    pub const MODULE: &str = module_path!();
+
+    /// Adds two integers and returns their sum.
+    #[mcp_tool]
+    pub async fn add(
+        /// The first addend.
+        a: i64,
+        /// The second addend.
+        b: i64,
+    ) -> i64 {
+        a.wrapping_add(b)
+    }
+
+    /// Summarizes a report: its section count, word count, total views and busiest section.
+    #[mcp_tool]
+    pub async fn summarize(
+        /// The report to summarize.
+        report: Report,
+    ) -> Summary {
+        payload::summarize(&report)
+    }
 }
 
-/// Summarizes a report: its section count, word count, total views and busiest section.
-#[mcp_tool]
-pub fn summarize(
-    /// The report to summarize.
-    report: Report,
-) -> Summary {
-    payload::summarize(&report)
+/// The same `add` and `summarize` as plain `fn`, run on the blocking thread pool.
+pub mod sync_tools {
+    use mcp_tool::mcp_tool;
+
+    use crate::payload::{self, Report, Summary};
+
+    /// The module path of these tools, as their registry entries give it.
+    pub const MODULE: &str = module_path!();
+
+    /// Adds two integers and returns their sum.
+    #[mcp_tool]
+    pub fn add(
+        /// The first addend.
+        a: i64,
+        /// The second addend.
+        b: i64,
+    ) -> i64 {
+        a.wrapping_add(b)
+    }
+
+    /// Summarizes a report: its section count, word count, total views and busiest section.
+    #[mcp_tool]
+    pub fn summarize(
+        /// The report to summarize.
+        report: Report,
+    ) -> Summary {
+        payload::summarize(&report)
+    }
 }
 
-// `add` as an `async fn`, for the instruction counts of an async tool; not part of the
-// listings the styles compare. Same description, so it differs from `add` only in that.
-/// Adds two integers and returns their sum.
-#[mcp_tool]
-pub async fn add_async(
-    /// The first addend.
-    a: i64,
-    /// The second addend.
-    b: i64,
-) -> i64 {
-    a.wrapping_add(b)
-}
-
-// `summarize` as an `async fn`, likewise.
-/// Summarizes a report: its section count, word count, total views and busiest section.
-#[mcp_tool]
-pub async fn summarize_async(
-    /// The report to summarize.
-    report: Report,
-) -> Summary {
-    payload::summarize(&report)
-}
-
-/// The names of the `async fn` variants of [`crate::TOOLS`], in the same order.
-pub const ASYNC_TOOLS: [&str; 2] = ["add_async", "summarize_async"];
-
-/// A server over `add` and `summarize` only, whatever else the program registers.
+/// The style `ours`: a server over the `async fn` tools, whatever else the program
+/// registers.
 pub fn server() -> Result<ToolServer, ServerError> {
-    server_over(&crate::TOOLS)
+    server_over(async_tools::MODULE)
 }
 
-/// A server over `add_async` and `summarize_async` only.
-pub fn async_server() -> Result<ToolServer, ServerError> {
-    server_over(&ASYNC_TOOLS)
+/// The style `ours-sync`: a server over the plain `fn` tools.
+pub fn sync_server() -> Result<ToolServer, ServerError> {
+    server_over(sync_tools::MODULE)
 }
 
-fn server_over(names: &[&str]) -> Result<ToolServer, ServerError> {
+/// A server over the tools defined in `module`, and only those.
+fn server_over(module: &str) -> Result<ToolServer, ServerError> {
     Server::from_tools(
         "bench-ours",
         env!("CARGO_PKG_VERSION"),
         mcp_tool::registered()
             .into_iter()
-            .filter(|entry| names.contains(&entry.name())),
+            .filter(|entry| entry.module_path() == module),
     )
     .build()
 }

@@ -1,8 +1,9 @@
 //! The styles serve the same tools with the same listings and the same wire output, so
 //! that the benchmarks compare like with like.
 //!
-//! The hand-written server lists byte for byte what `#[mcp_tool]` lists: names,
-//! descriptions, input and output schemas. rmcp's macros list schemas of their own
+//! Ours come twice, as `async fn` (`ours`) and as plain `fn` (`ours-sync`); both list
+//! exactly the same tools and answer alike. The hand-written server lists byte for byte
+//! what `#[mcp_tool]` lists: names, descriptions, input and output schemas. rmcp's macros list schemas of their own
 //! making, which is what a user of those macros serves; they are compared after undoing
 //! each [`Difference`] below, and the test fails if one of them is no longer there, so
 //! that the list stays true.
@@ -42,8 +43,19 @@ async fn observe<S: ServerHandler>(server: S) -> Seen {
     }
 }
 
+/// The style `ours`: the tools as `async fn`, the reference the others are compared with.
 async fn ours() -> Seen {
     observe(ours::server().expect("builds")).await
+}
+
+/// The style `ours-sync`: the same tools as plain `fn`.
+async fn ours_sync() -> Seen {
+    observe(ours::sync_server().expect("builds")).await
+}
+
+/// A listing as pretty JSON, to compare byte for byte and show a readable difference.
+fn listing(tools: &[Tool]) -> String {
+    serde_json::to_string_pretty(tools).expect("encodes")
 }
 
 fn names_and_descriptions(tools: &[Tool]) -> Vec<(String, Option<String>)> {
@@ -81,6 +93,7 @@ async fn every_style_lists_the_same_tools_and_answers_alike() {
         .expect("structured");
     assert_eq!(summary["sections"], 4);
     for (style, other) in [
+        ("ours-sync", ours_sync().await),
         ("rmcp-default", observe(RmcpDefault).await),
         ("rmcp-stored", observe(RmcpStored::new()).await),
         ("hand", observe(HandServer::new()).await),
@@ -96,10 +109,14 @@ async fn every_style_lists_the_same_tools_and_answers_alike() {
 }
 
 #[tokio::test(flavor = "current_thread")]
-async fn the_hand_written_server_lists_exactly_what_ours_lists() {
-    let ours = serde_json::to_string_pretty(&ours().await.tools).expect("encodes");
-    let hand =
-        serde_json::to_string_pretty(&observe(HandServer::new()).await.tools).expect("encodes");
+async fn both_variants_of_ours_and_the_hand_written_server_list_exactly_alike() {
+    let ours = listing(&ours().await.tools);
+    let sync = listing(&ours_sync().await.tools);
+    assert_eq!(
+        sync, ours,
+        "the plain `fn` tools list otherwise than the `async fn` ones"
+    );
+    let hand = listing(&observe(HandServer::new()).await.tools);
     // If `#[mcp_tool]` changes the schemas it writes, copy its new ones into
     // `src/hand/*.json` (they are ours' `inputSchema` and `outputSchema` of each tool).
     assert_eq!(hand, ours, "the hand-written listing differs from ours");
@@ -269,44 +286,52 @@ fn schemas(tool: &Tool) -> (Map<String, Value>, Map<String, Value>) {
 
 #[tokio::test(flavor = "current_thread")]
 async fn rmcp_macros_list_the_same_schemas_but_for_the_named_differences() {
-    let reference = ours().await.tools;
-    for (style, tools) in [
-        ("rmcp-default", observe(RmcpDefault).await.tools),
-        ("rmcp-stored", observe(RmcpStored::new()).await.tools),
-    ] {
-        assert_eq!(tools.len(), reference.len(), "{style}");
-        let mut found = BTreeSet::new();
-        for (ours, rmcp) in reference.iter().zip(&tools) {
-            let name = ours.name.as_ref();
-            let (mut ours_in, mut ours_out) = schemas(ours);
-            let (mut rmcp_in, mut rmcp_out) = schemas(rmcp);
-            undo_differences(name, Side::Input, &mut ours_in, &mut rmcp_in, &mut found);
-            undo_differences(name, Side::Output, &mut ours_out, &mut rmcp_out, &mut found);
-            assert_eq!(
-                Value::Object(rmcp_in),
-                Value::Object(ours_in),
-                "{style}: input schema of {name}"
-            );
-            assert_eq!(
-                Value::Object(rmcp_out),
-                Value::Object(ours_out),
-                "{style}: output schema of {name}"
-            );
-            // Everything but the schemas, exactly.
-            let rest = |tool: &Tool| {
-                let mut value = serde_json::to_value(tool).expect("encodes");
-                if let Value::Object(object) = &mut value {
-                    object.remove("inputSchema");
-                    object.remove("outputSchema");
-                }
-                value
-            };
-            assert_eq!(rest(rmcp), rest(ours), "{style}: {name}");
+    for (ours_style, reference) in [("ours", ours().await), ("ours-sync", ours_sync().await)] {
+        for (rmcp_style, tools) in [
+            ("rmcp-default", observe(RmcpDefault).await.tools),
+            ("rmcp-stored", observe(RmcpStored::new()).await.tools),
+        ] {
+            let style = format!("{rmcp_style} against {ours_style}");
+            compare_with_rmcp(&style, &reference.tools, &tools);
         }
-        assert_eq!(
-            found,
-            BTreeSet::from(ALL_DIFFERENCES),
-            "{style}: a named difference is gone; take it off the list"
-        );
     }
+}
+
+/// Compares rmcp's listing with ours, tool by tool, after undoing each [`Difference`];
+/// fails if one of them was not found.
+fn compare_with_rmcp(style: &str, reference: &[Tool], tools: &[Tool]) {
+    assert_eq!(tools.len(), reference.len(), "{style}");
+    let mut found = BTreeSet::new();
+    for (ours, rmcp) in reference.iter().zip(tools) {
+        let name = ours.name.as_ref();
+        let (mut ours_in, mut ours_out) = schemas(ours);
+        let (mut rmcp_in, mut rmcp_out) = schemas(rmcp);
+        undo_differences(name, Side::Input, &mut ours_in, &mut rmcp_in, &mut found);
+        undo_differences(name, Side::Output, &mut ours_out, &mut rmcp_out, &mut found);
+        assert_eq!(
+            Value::Object(rmcp_in),
+            Value::Object(ours_in),
+            "{style}: input schema of {name}"
+        );
+        assert_eq!(
+            Value::Object(rmcp_out),
+            Value::Object(ours_out),
+            "{style}: output schema of {name}"
+        );
+        // Everything but the schemas, exactly.
+        let rest = |tool: &Tool| {
+            let mut value = serde_json::to_value(tool).expect("encodes");
+            if let Value::Object(object) = &mut value {
+                object.remove("inputSchema");
+                object.remove("outputSchema");
+            }
+            value
+        };
+        assert_eq!(rest(rmcp), rest(ours), "{style}: {name}");
+    }
+    assert_eq!(
+        found,
+        BTreeSet::from(ALL_DIFFERENCES),
+        "{style}: a named difference is gone; take it off the list"
+    );
 }

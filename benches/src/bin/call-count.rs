@@ -4,16 +4,19 @@
 //! difference; the `setup` style only builds each call's request and context, so that
 //! their cost can be subtracted.
 //!
-//! Styles: `ours` (`#[mcp_tool]` on a plain `fn`), `ours-async` (the same tool as an
-//! `async fn`), `rmcp-default`, `rmcp-stored`, `hand`, and `setup`. A new style here and
-//! in `compare.sh`'s loop is all the report needs to show it.
+//! Styles: `ours` (`#[mcp_tool]` on an `async fn`, run inline like every other style's
+//! tools: the like for like), `ours-sync` (the same tool as a plain `fn`, run on the
+//! blocking thread pool, so its count includes that hop), `rmcp-default`, `rmcp-stored`,
+//! `hand`, and `setup`. A new style here and in `compare.sh`'s loop is all the report
+//! needs to show it.
 //!
 //! ```text
-//! call-count ours|ours-async|rmcp-default|rmcp-stored|hand|setup add|summarize N
+//! call-count ours|ours-sync|rmcp-default|rmcp-stored|hand|setup add|summarize N
 //! ```
 
 use anyhow::{Context, bail};
 use mcp_tool_benches::hand::HandServer;
+use mcp_tool_benches::ours;
 use mcp_tool_benches::payload::{add_arguments, summarize_arguments};
 use mcp_tool_benches::rmcp_macros::{RmcpDefault, RmcpStored};
 use mcp_tool_benches::session::Session;
@@ -21,18 +24,17 @@ use rmcp::ServerHandler;
 use rmcp::model::CallToolRequestParams;
 
 const USAGE: &str =
-    "usage: call-count ours|ours-async|rmcp-default|rmcp-stored|hand|setup add|summarize N";
+    "usage: call-count ours|ours-sync|rmcp-default|rmcp-stored|hand|setup add|summarize N";
 
-/// `calls` calls of `tool` (named `name` by `server`), or only their setup.
+/// `calls` calls of `name` on `server`, or only their setup.
 async fn run<S: ServerHandler>(
     server: S,
-    tool: &str,
     name: &'static str,
     calls: usize,
     setup_only: bool,
 ) -> anyhow::Result<()> {
     let session = Session::connect(server).await?;
-    let arguments = match tool {
+    let arguments = match name {
         "add" => add_arguments(40, 2),
         _ => summarize_arguments(),
     };
@@ -64,24 +66,17 @@ async fn main() -> anyhow::Result<()> {
     let [style, tool, calls] = args.as_slice() else {
         bail!("{USAGE}");
     };
-    let Some(index) = mcp_tool_benches::TOOLS.iter().position(|t| t == tool) else {
+    let Some(&name) = mcp_tool_benches::TOOLS.iter().find(|t| *t == tool) else {
         bail!("unknown tool `{tool}`; {USAGE}");
     };
-    let (name, async_name) = (
-        mcp_tool_benches::TOOLS[index],
-        mcp_tool_benches::ours::ASYNC_TOOLS[index],
-    );
     let calls: usize = calls.parse().context("N")?;
     match style.as_str() {
-        "setup" => run(HandServer::new(), tool, name, calls, true).await,
-        "ours" => run(mcp_tool_benches::ours::server()?, tool, name, calls, false).await,
-        "ours-async" => {
-            let server = mcp_tool_benches::ours::async_server()?;
-            run(server, tool, async_name, calls, false).await
-        }
-        "rmcp-default" => run(RmcpDefault, tool, name, calls, false).await,
-        "rmcp-stored" => run(RmcpStored::new(), tool, name, calls, false).await,
-        "hand" => run(HandServer::new(), tool, name, calls, false).await,
+        "setup" => run(HandServer::new(), name, calls, true).await,
+        "ours" => run(ours::server()?, name, calls, false).await,
+        "ours-sync" => run(ours::sync_server()?, name, calls, false).await,
+        "rmcp-default" => run(RmcpDefault, name, calls, false).await,
+        "rmcp-stored" => run(RmcpStored::new(), name, calls, false).await,
+        "hand" => run(HandServer::new(), name, calls, false).await,
         other => bail!("unknown style `{other}`; {USAGE}"),
     }
 }
