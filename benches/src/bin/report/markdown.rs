@@ -29,8 +29,13 @@ fn intro(out: &mut String, machine: &[(String, String)], wall: Option<f64>, note
          \"rmcp macros (default)\" is `#[tool_router]` with the default `#[tool_handler]`, which \
          rebuilds the router on every request; \"rmcp (router kept)\" is the same tools with \
          `#[tool_handler(router = self.tool_router)]`; \"hand-written\" is a `ServerHandler` \
-         written out, the floor. The target column names the ratios it judges: ours/default, \
-         ours/kept and ours/hand are the three ratio columns.\n",
+         written out, the floor. \"ours\" is the tools as `async fn`, which mcp-tool runs inline \
+         on the async worker, as rmcp's macros and the hand-written server run every tool, so the \
+         targets compare like with like; a plain `fn` tool runs on tokio's blocking thread pool by \
+         design (a tool that blocks cannot stall other calls, and the server's timeout can end its \
+         call), and the rows \"ours as plain `fn`\" show what that hop costs, against the same \
+         baselines and judged by no target. The target column names the ratios it judges: \
+         ours/default, ours/kept and ours/hand are the three ratio columns.\n",
         get("cpu"),
         get("cores"),
         get("os"),
@@ -84,8 +89,9 @@ fn notes(out: &mut String, machine: &[(String, String)]) {
          counted by callgrind, which the other users of a shared machine do not disturb. \
          Whole process: a client writes one request line to the server's stdin and reads the reply \
          before the next, start-up and handshake included; the targets are judged on the rows where \
-         every server, ours included, runs on `rmcp::transport::stdio()`; the row below each shows \
-         ours on the stdio transport its users get from `serve_stdio`. Start-up compares with the \
+         every server, ours included, runs on `rmcp::transport::stdio()`; the rows below each show \
+         ours on the stdio transport its users get from `serve_stdio`, with the same `async fn` \
+         tools and with plain `fn` ones. Start-up compares with the \
          kept router (the default builds nothing until a request). Whole-process and build figures \
          are hyperfine medians (whole process: {rounds}); builds are of a generated crate with \
          200 tools in each style, dependencies already built, rmcp's in its one style \

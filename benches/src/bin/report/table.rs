@@ -138,12 +138,19 @@ fn thousands(n: u64) -> String {
 /// of ours.
 const COUNT_BASELINES: [&str; 4] = ["setup", "rmcp-default", "rmcp-stored", "hand"];
 
-/// How a row names a variant of ours counted by `call-count`.
-fn variant_words(style: &str) -> String {
+/// How a row names the style `ours-sync`: the tools as plain `fn`, which the runtime
+/// runs on the blocking thread pool, so every call pays a thread hop the other styles
+/// do not; and how it says so.
+const SYNC: &str = "ours as plain `fn`";
+const HOP: &str = "blocking-pool hop included";
+
+/// How a row names a variant of ours counted by `call-count`, and the target it is
+/// judged by: only `ours`, whose tools run inline like the baselines', is judged.
+fn variant(style: &str) -> (String, Target) {
     match style {
-        "ours" => String::new(),
-        "ours-async" => ", ours as an `async fn`".into(),
-        other => format!(", ours as `{other}`"),
+        "ours" => (String::new(), PER_CALL),
+        "ours-sync" => (format!(", {SYNC}, {HOP}"), Target::None),
+        other => (format!(", ours as `{other}`"), Target::None),
     }
 }
 
@@ -168,24 +175,35 @@ impl Columns<'_> {
         }
     }
 
-    /// One call of each tool, through the client and at the handler (criterion).
+    /// One call of each tool, through the client and at the handler (criterion): ours
+    /// judged, then ours as plain `fn`.
     fn calls(&self, rows: &mut Vec<Row>) {
-        for (label, id) in [
+        for (label, short, id) in [
             (
                 "`add`, one call, rmcp client over duplex",
+                "`add`, one call, duplex",
                 "call-add-duplex",
             ),
-            ("`add`, one call, handler only", "call-add-handler"),
+            (
+                "`add`, one call, handler only",
+                "`add`, one call, handler only",
+                "call-add-handler",
+            ),
             (
                 "`summarize` (1 KiB nested in, structured out), one call, duplex",
+                "`summarize`, one call, duplex",
                 "call-summarize-duplex",
             ),
             (
                 "`summarize`, one call, handler only",
+                "`summarize`, one call, handler only",
                 "call-summarize-handler",
             ),
         ] {
-            rows.push(self.row(label.into(), &|s| format!("{id}/{s}"), "ours", PER_CALL));
+            let id = |s: &str| format!("{id}/{s}");
+            rows.push(self.row(label.into(), &id, "ours", PER_CALL));
+            let label = format!("{short}, {SYNC}, {HOP}");
+            rows.push(self.row(label, &id, "ours-sync", Target::None));
         }
     }
 
@@ -195,14 +213,12 @@ impl Columns<'_> {
             if COUNT_BASELINES.contains(&style.as_str()) {
                 continue;
             }
+            let (words, target) = variant(style);
             let mut row = self.row(
-                format!(
-                    "`{tool}`, one call, handler only, instructions (callgrind){}",
-                    variant_words(style)
-                ),
+                format!("`{tool}`, one call, handler only, instructions (callgrind){words}"),
                 &|s| format!("instructions/{tool}/{s}"),
                 style,
-                PER_CALL,
+                target,
             );
             row.unit = Unit::Instructions;
             rows.push(row);
@@ -235,27 +251,22 @@ impl Columns<'_> {
         ));
     }
 
-    /// Sequential calls over stdio, whole process (hyperfine).
+    /// Sequential calls over stdio, whole process (hyperfine): ours judged on rmcp's
+    /// transport, like the baselines; then ours on its own transport, with `async fn`
+    /// tools and with plain `fn` tools.
     fn stdio(&self, rows: &mut Vec<Row>, stdio_calls: Option<u64>) {
         let calls = stdio_calls.map_or_else(|| "N".to_owned(), thousands);
         for tool in ["add", "summarize"] {
             let file = format!("stdio-{tool}.json");
-            rows.push(self.row(
-                format!(
-                    "{calls} sequential `{tool}` calls, whole process, all on rmcp's stdio transport"
-                ),
-                &|s| format!("{file}/{s}"),
-                "ours-rmcp-io",
-                PER_CALL,
-            ));
-            rows.push(self.row(
-                format!(
-                    "{calls} sequential `{tool}` calls, whole process, ours on its own stdio (`serve_stdio`)"
-                ),
-                &|s| format!("{file}/{s}"),
-                "ours",
-                Target::None,
-            ));
+            let id = |s: &str| format!("{file}/{s}");
+            let label =
+                |words: &str| format!("{calls} sequential `{tool}` calls, whole process, {words}");
+            let rmcp_io = label("all on rmcp's stdio transport");
+            rows.push(self.row(rmcp_io, &id, "ours-rmcp-io", PER_CALL));
+            let own = label("ours on its own stdio (`serve_stdio`)");
+            rows.push(self.row(own, &id, "ours", Target::None));
+            let sync = label(&format!("{SYNC} on its own stdio, {HOP}"));
+            rows.push(self.row(sync, &id, "ours-sync", Target::None));
         }
     }
 
