@@ -15,17 +15,21 @@ const SERIES: [(Versus, &str, &str); 3] = [
     (Versus::Hand, "ours / hand-written", "#e08a2e"),
 ];
 
-/// Where the labels, the plot and the rows go.
+/// Where the labels, the plot and the rows go; the label column widens past
+/// `LABEL_WIDTH` for labels longer than it holds, at about `CHAR_WIDTH` a character.
 const LABEL_WIDTH: f64 = 560.0;
+const CHAR_WIDTH: f64 = 6.6;
 const PLOT_WIDTH: f64 = 460.0;
 const BAR: f64 = 11.0;
 const TOP: f64 = 70.0;
 const ROW_HEIGHT: f64 = 4.0 + (BAR + 2.0) * SERIES.len() as f64 + 6.0;
 
-/// The log scale: powers of ten from `low` to `high`, 1 always inside.
+/// The log scale: powers of ten from `low` to `high`, 1 always inside, drawn to the
+/// right of the label column.
 struct Scale {
     low: f64,
     high: f64,
+    label_width: f64,
 }
 
 impl Scale {
@@ -51,18 +55,37 @@ impl Scale {
             .log10()
             .ceil()
             .max(1.0);
-        Self { low, high }
+        let longest = rows
+            .iter()
+            .map(|r| r.label.replace('`', "").chars().count())
+            .max();
+        let label_width = longest.map_or(LABEL_WIDTH, |n| {
+            LABEL_WIDTH.max((12.0 + CHAR_WIDTH * n as f64).ceil())
+        });
+        Self {
+            low,
+            high,
+            label_width,
+        }
     }
 
     /// The x coordinate of ratio `r`.
     fn x(&self, r: f64) -> f64 {
-        LABEL_WIDTH + (r.log10() - self.low) / (self.high - self.low) * PLOT_WIDTH
+        self.label_width + (r.log10() - self.low) / (self.high - self.low) * PLOT_WIDTH
     }
 }
 
+/// A label as SVG text: no backticks, `&` and `<` escaped.
+fn text(label: &str) -> String {
+    label
+        .replace('`', "")
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+}
+
 /// The opening tag, the background, the title and the legend.
-fn head(out: &mut String, rows: usize) {
-    let width = LABEL_WIDTH + PLOT_WIDTH + 40.0;
+fn head(out: &mut String, scale: &Scale, rows: usize) {
+    let width = scale.label_width + PLOT_WIDTH + 40.0;
     let height = TOP + ROW_HEIGHT * rows as f64 + 50.0;
     let _ = writeln!(
         out,
@@ -115,15 +138,11 @@ fn grid(out: &mut String, scale: &Scale, bottom: f64) {
 
 /// One row: its label, then a bar from 1 to each ratio, with the ratio written at its end.
 fn row(out: &mut String, scale: &Scale, row: &Row, y: f64) {
-    let text = row
-        .label
-        .replace('`', "")
-        .replace('&', "&amp;")
-        .replace('<', "&lt;");
     let _ = writeln!(
         out,
         r#"<text x="{tx}" y="{ty:.1}" text-anchor="end">{text}</text>"#,
-        tx = LABEL_WIDTH - 8.0,
+        text = text(&row.label),
+        tx = scale.label_width - 8.0,
         ty = y + ROW_HEIGHT / 2.0 + 4.0,
     );
     for (k, (versus, _, colour)) in SERIES.iter().enumerate() {
@@ -155,7 +174,7 @@ fn row(out: &mut String, scale: &Scale, row: &Row, y: f64) {
 pub(crate) fn svg(rows: &[Row]) -> String {
     let scale = Scale::of(rows);
     let mut out = String::new();
-    head(&mut out, rows.len());
+    head(&mut out, &scale, rows.len());
     grid(&mut out, &scale, TOP + ROW_HEIGHT * rows.len() as f64);
     for (i, r) in rows.iter().enumerate() {
         row(&mut out, &scale, r, TOP + ROW_HEIGHT * i as f64);
