@@ -18,6 +18,8 @@ use crate::suggest;
 pub struct ArgReader<'a> {
     args: &'a Map<String, Value>,
     params: &'static [ParamSpec],
+    /// How many arguments a parameter has read (each parameter reads one key once).
+    found: usize,
     /// Faults with the index of their parameter, so they read in parameter order.
     faults: Vec<(usize, Fault)>,
 }
@@ -28,6 +30,7 @@ impl<'a> ArgReader<'a> {
         Self {
             args,
             params,
+            found: 0,
             faults: Vec::new(),
         }
     }
@@ -94,8 +97,14 @@ impl<'a> ArgReader<'a> {
     /// Ends reading: unknown arguments become faults; any fault fails the call.
     pub fn finish(mut self) -> Result<(), Failure> {
         let params = self.params;
-        // Parameters are few: a scan beats building a set on every call.
-        for name in self.args.keys() {
+        // Keys are distinct: when each was read by a parameter, none is unknown.
+        let unread = if self.found == self.args.len() {
+            None
+        } else {
+            Some(self.args.keys())
+        };
+        // Parameters are few: a scan beats building a set.
+        for name in unread.into_iter().flatten() {
             if params.iter().any(|p| p.name == name) {
                 continue;
             }
@@ -115,7 +124,7 @@ impl<'a> ArgReader<'a> {
         )))
     }
 
-    fn take(&self, index: usize) -> Option<&'a Value> {
+    fn take(&mut self, index: usize) -> Option<&'a Value> {
         let name = self.params[index].name;
         // A call has few arguments: comparing their keys beats hashing the name.
         let value = if self.args.len() <= 8 {
@@ -125,7 +134,9 @@ impl<'a> ArgReader<'a> {
         } else {
             self.args.get(name)
         };
-        value.filter(|value| !value.is_null())
+        let value = value?;
+        self.found += 1;
+        (!value.is_null()).then_some(value)
     }
 
     fn decode<T>(&mut self, index: usize, value: &'a Value, ty: ParamType<T>) -> Option<T> {
