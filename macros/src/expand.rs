@@ -358,7 +358,7 @@ fn invocation(tool: &Tool, names: &Names) -> TokenStream {
     let p = names.private();
     let (function, output) = (&names.function, &names.output);
     let values = (0..tool.params.len()).map(|i| names.value_at(i));
-    match &tool.asyncness {
+    match &tool.function.sig.asyncness {
         Some(asyncness) => quote_spanned! {asyncness.span()=>
             #p::async_reply(#output().convert, #function(#(#values),*))
         },

@@ -2,7 +2,7 @@
 //! generation only writes it out.
 
 use proc_macro2::Span;
-use syn::{Expr, Ident, ItemFn, LitStr, Token, Type};
+use syn::{Expr, Ident, ItemFn, LitStr, Type};
 
 /// One tool, valid.
 #[derive(Debug)]
@@ -16,7 +16,6 @@ pub(crate) struct Tool {
     pub(crate) krate: syn::Path,
     /// The function as emitted: the parameter attributes rustc rejects removed.
     pub(crate) function: ItemFn,
-    pub(crate) asyncness: Option<Token![async]>,
     pub(crate) output: Output,
     pub(crate) params: Vec<Param>,
 }

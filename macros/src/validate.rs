@@ -43,7 +43,6 @@ pub(crate) fn tool(parsed: &parse::Tool, errors: &mut Errors) -> Option<Tool> {
             .clone()
             .unwrap_or_else(|| syn::parse_quote!(::mcp_tool)),
         function: parsed.function.clone(),
-        asyncness: sig.asyncness,
         output: output(sig),
         params,
     })

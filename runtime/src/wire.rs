@@ -45,12 +45,19 @@ pub(crate) fn decode(bytes: &[u8]) -> Inbound {
     if id.is_none() && method.is_some_and(|m| !is_known_method(m)) {
         return Inbound::Ignored;
     }
-    let message = match method {
-        Some(method) => format!(
-            "Invalid request: `{}` is not a valid JSON-RPC 2.0 message",
-            clip(method)
-        ),
-        None => "Invalid request: not a JSON-RPC 2.0 request, notification or response".to_owned(),
+    let message = if value.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        "Invalid request: a message needs `\"jsonrpc\": \"2.0\"`".to_owned()
+    } else {
+        match method {
+            Some(method) => format!(
+                "Invalid request: the `params` of `{}` do not have the shape the MCP \
+                 specification gives them",
+                clip(method)
+            ),
+            None => "Invalid request: a message needs a `method` (a request or a \
+                     notification), or an `id` with a `result` or an `error` (a response)"
+                .to_owned(),
+        }
     };
     Inbound::Rejected(error_reply(id, ErrorData::invalid_request(message, None)))
 }

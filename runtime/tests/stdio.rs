@@ -120,8 +120,24 @@ async fn a_message_that_is_not_a_request_gets_an_error_with_a_null_id() {
     client.send(r#"{"hello":"world"}"#).await;
     let reply = client.receive().await;
     assert_eq!(reply.get("id"), Some(&Value::Null), "{reply}");
-    assert!(reply["error"]["code"].is_i64(), "{reply}");
+    assert_eq!(reply["error"]["code"], -32600, "{reply}");
+    let message = reply["error"]["message"].as_str().unwrap();
+    assert!(message.contains(r#""jsonrpc": "2.0""#), "{message}");
     client.add(11).await;
+}
+
+#[tokio::test]
+async fn a_request_with_malformed_params_is_answered_with_its_id() {
+    let mut client = RawClient::start().await;
+    client
+        .send(r#"{"jsonrpc":"2.0","id":9,"method":"ping","params":[1,2]}"#)
+        .await;
+    let reply = client.receive().await;
+    assert_eq!(reply["id"], 9, "{reply}");
+    assert_eq!(reply["error"]["code"], -32600, "{reply}");
+    let message = reply["error"]["message"].as_str().unwrap();
+    assert!(message.contains("`params` of `ping`"), "{message}");
+    client.add(12).await;
 }
 
 #[tokio::test]
