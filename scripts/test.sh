@@ -21,5 +21,11 @@ cargo nextest run --workspace --locked --no-fail-fast
 step "doc tests"
 cargo test --workspace --doc --locked
 
+step "public API: no rmcp type outside the escape hatch"
+scripts/public_api.py
+
+step "doc tests of the rmcp escape hatch (feature rmcp)"
+cargo test -p mcp-tool --doc --features rmcp --locked
+
 step "end-to-end: the example server driven by the Python MCP client"
 scripts/e2e.sh

@@ -84,3 +84,62 @@ pub enum ServerError {
     #[error("the MCP session failed: {0}")]
     Transport(String),
 }
+
+/// Why a call produced no result from its tool: the JSON-RPC error a client gets.
+///
+/// A tool's own failure is not a `CallError`: it is a
+/// [`ToolResult`](crate::model::ToolResult) with `is_error` set, which the model reads.
+///
+/// ```standalone_crate
+/// use mcp_tool::CallError;
+///
+/// # #[mcp_tool::mcp_tool]
+/// # /// Adds two integers and returns their sum.
+/// # fn add(a: i64, b: i64) -> i64 { a + b }
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let server = mcp_tool::Server::from_registry("calculator", "1.0.0").build()?;
+/// match server.call("ad", serde_json::Map::new()).await {
+///     Err(CallError::UnknownTool { suggestions, .. }) => assert_eq!(suggestions, ["add"]),
+///     other => panic!("expected an unknown tool, got {other:?}"),
+/// }
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CallError {
+    /// No tool has the name that was called.
+    #[error("{message}")]
+    UnknownTool {
+        /// The name that was called.
+        name: String,
+        /// The closest names the server has, best first.
+        suggestions: Vec<String>,
+        /// The message the client reads.
+        message: String,
+    },
+    /// The request was refused with another JSON-RPC error.
+    #[error("JSON-RPC error {code}: {message}")]
+    Protocol {
+        /// The JSON-RPC error code (`-32602` for invalid parameters, ...).
+        code: i32,
+        /// The error's message.
+        message: String,
+        /// The error's `data`, if it has any.
+        data: Option<serde_json::Value>,
+    },
+}
+
+impl CallError {
+    /// The JSON-RPC error code the client gets.
+    pub fn code(&self) -> i32 {
+        match self {
+            Self::UnknownTool { .. } => INVALID_PARAMS,
+            Self::Protocol { code, .. } => *code,
+        }
+    }
+}
+
+/// JSON-RPC's code for invalid parameters, which an unknown tool's name is.
+pub(crate) const INVALID_PARAMS: i32 = -32602;

@@ -5,7 +5,6 @@ use std::hash::{BuildHasher as _, Hasher as _};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::{Map, Value};
 
 use crate::failure::Failure;
@@ -22,13 +21,13 @@ pub(crate) enum Detail {
     Hidden,
 }
 
-/// The client's view of a failure, and its log record.
+/// Logs a failure and gives the masked message the client reads.
 pub(crate) fn failure(
     tool: &str,
     failure: Failure,
     args: &Map<String, Value>,
     detail: Detail,
-) -> CallToolResult {
+) -> String {
     let id = correlation_id();
     let hidden = format!("tool `{tool}` failed: internal error (error id {id})");
     let (client, log, sources) = match failure {
@@ -82,7 +81,7 @@ pub(crate) fn failure(
         "{}",
         masking::mask_credentials(&log)
     );
-    CallToolResult::error(vec![ContentBlock::text(masking::mask_failure(&client))])
+    masking::mask_failure(&client).into_owned()
 }
 
 fn seconds(limit: Duration) -> String {

@@ -4,6 +4,7 @@
 
 mod args;
 mod argument_errors;
+mod bridge;
 mod call;
 mod constraint;
 mod error;
@@ -12,6 +13,7 @@ mod failure_report;
 mod lines;
 pub mod logging;
 pub mod masking;
+pub mod model;
 mod output;
 mod panics;
 mod param;
@@ -26,7 +28,7 @@ mod wire;
 pub use mcp_tool_macros::mcp_tool;
 
 pub use crate::constraint::{LengthArg, PatternArg, RangeArg};
-pub use crate::error::{ServerError, ToolError};
+pub use crate::error::{CallError, ServerError, ToolError};
 pub use crate::failure::IntoFailure;
 pub use crate::output::{IntoContent, ToolOutput};
 pub use crate::param::ToolParam;
@@ -34,10 +36,33 @@ pub use crate::registry::{ToolEntry, registered};
 pub use crate::server::Server;
 pub use crate::tool_server::ToolServer;
 
-/// The MCP types tools and tests use, from `rmcp`.
-pub mod model {
-    pub use rmcp::model::{CallToolResult, ContentBlock, Tool, ToolAnnotations};
-}
+/// The version of `rmcp`, the MCP SDK the runtime serves with, that this crate uses:
+/// an escape hatch for programs that need rmcp's own types, with the feature `rmcp`.
+///
+/// Nothing under this path is covered by mcp-tool's compatibility promise: a new
+/// version of mcp-tool may move to a new major version of rmcp, whose types differ.
+/// That is why it takes a feature to reach it (`mcp-tool = { version = "…",
+/// features = ["rmcp"] }`); without the feature, no rmcp type is in reach, and a
+/// program that compiles today compiles with the next rmcp too. (The re-export also
+/// lengthens some of the compiler's messages: it makes `String` print as
+/// `std::string::String`, one more reason to leave it off.)
+///
+/// A tool that must build rmcp's result itself converts it explicitly:
+///
+/// ```standalone_crate
+/// use mcp_tool::model::ToolResult;
+/// use mcp_tool::rmcp::model::{CallToolResult, ContentBlock};
+///
+/// /// Returns a greeting built with rmcp's types.
+/// #[mcp_tool::mcp_tool]
+/// fn greet() -> ToolResult {
+///     CallToolResult::success(vec![ContentBlock::text("hello")]).into()
+/// }
+/// # fn main() {}
+/// ```
+#[cfg(feature = "rmcp")]
+#[cfg_attr(docsrs, doc(cfg(feature = "rmcp")))]
+pub use ::rmcp;
 
 /// Keeps the tools of crates that the program otherwise never references.
 ///

@@ -12,12 +12,12 @@
 
 use std::marker::PhantomData;
 
-use rmcp::model::{CallToolResult, ContentBlock};
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::failure::{Failure, IntoFailure};
+use crate::model::{Content, ToolResult};
 
 /// A tool's successful answer, before the server shapes it.
 #[doc(hidden)]
@@ -26,7 +26,7 @@ pub enum ToolReply {
     /// A serialized value, for `structuredContent` (wrapped if the schema says so).
     Structured(Value),
     /// Content the tool built itself.
-    Content(CallToolResult),
+    Content(ToolResult),
 }
 
 /// How a return type becomes a reply and which output schema it has.
@@ -60,44 +60,58 @@ impl<R> Probe<R> {
     }
 }
 
-/// Values a tool returns as content rather than as structured output.
+/// Values a tool returns as content rather than as structured output: text, `()`
+/// (no content), [`Content`] blocks and a whole [`ToolResult`].
+///
+/// ```standalone_crate
+/// use mcp_tool::mcp_tool;
+/// use mcp_tool::model::Content;
+///
+/// /// Returns the server's logo, a red square.
+/// #[mcp_tool]
+/// fn logo() -> Content {
+///     let svg = r#"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8" fill="red"/></svg>"#;
+///     Content::image(svg, "image/svg+xml")
+/// }
+/// # fn main() {}
+/// ```
 pub trait IntoContent {
     /// The result of the call.
-    fn into_call_result(self) -> CallToolResult;
+    fn into_tool_result(self) -> ToolResult;
 }
 
 impl IntoContent for String {
-    fn into_call_result(self) -> CallToolResult {
-        CallToolResult::success(vec![ContentBlock::text(self)])
+    fn into_tool_result(self) -> ToolResult {
+        ToolResult::new(vec![Content::text(self)])
     }
 }
 
 impl IntoContent for &'static str {
-    fn into_call_result(self) -> CallToolResult {
-        CallToolResult::success(vec![ContentBlock::text(self)])
+    fn into_tool_result(self) -> ToolResult {
+        ToolResult::new(vec![Content::text(self)])
     }
 }
 
 impl IntoContent for () {
-    fn into_call_result(self) -> CallToolResult {
-        CallToolResult::success(Vec::new())
+    fn into_tool_result(self) -> ToolResult {
+        ToolResult::new(Vec::new())
     }
 }
 
-impl IntoContent for ContentBlock {
-    fn into_call_result(self) -> CallToolResult {
-        CallToolResult::success(vec![self])
+impl IntoContent for Content {
+    fn into_tool_result(self) -> ToolResult {
+        ToolResult::new(vec![self])
     }
 }
 
-impl IntoContent for Vec<ContentBlock> {
-    fn into_call_result(self) -> CallToolResult {
-        CallToolResult::success(self)
+impl IntoContent for Vec<Content> {
+    fn into_tool_result(self) -> ToolResult {
+        ToolResult::new(self)
     }
 }
 
-impl IntoContent for CallToolResult {
-    fn into_call_result(self) -> CallToolResult {
+impl IntoContent for ToolResult {
+    fn into_tool_result(self) -> ToolResult {
         self
     }
 }
@@ -129,7 +143,7 @@ fn structured<T: Serialize>(value: T) -> Result<ToolReply, Failure> {
 }
 
 fn content<C: IntoContent>(value: C) -> Result<ToolReply, Failure> {
-    Ok(ToolReply::Content(value.into_call_result()))
+    Ok(ToolReply::Content(value.into_tool_result()))
 }
 
 fn content_result<C: IntoContent, E: IntoFailure>(

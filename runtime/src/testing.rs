@@ -19,11 +19,14 @@
 //! ```
 
 use rmcp::ServiceExt;
-use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock, Tool};
+use rmcp::model::CallToolRequestParams;
 use rmcp::service::{RoleClient, RunningService, ServiceError};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use crate::bridge;
+use crate::error::CallError;
+use crate::model::{ToolInfo, ToolResult};
 use crate::server::Server;
 use crate::tool_server::ToolServer;
 
@@ -34,9 +37,12 @@ pub enum TestError {
     /// The server could not be built.
     #[error(transparent)]
     Server(#[from] crate::ServerError),
-    /// The session failed, or the server answered with a JSON-RPC error.
+    /// The server answered the call with a JSON-RPC error.
     #[error(transparent)]
-    Service(#[from] ServiceError),
+    Call(#[from] CallError),
+    /// The session broke down.
+    #[error("the session failed: {0}")]
+    Session(String),
     /// The client could not connect.
     #[error("the client could not connect: {0}")]
     Connect(String),
@@ -49,6 +55,15 @@ pub enum TestError {
     /// The structured output did not decode as the requested type.
     #[error("the structured output did not decode: {0}")]
     Decode(String),
+}
+
+impl TestError {
+    fn from_service(name: &str, error: ServiceError) -> Self {
+        match error {
+            ServiceError::McpError(error) => Self::Call(bridge::call_error(name, error)),
+            other => Self::Session(other.to_string()),
+        }
+    }
 }
 
 /// A client session with a server, in memory.
@@ -68,34 +83,43 @@ impl TestClient {
     pub async fn connect(server: ToolServer) -> Result<Self, TestError> {
         let (server_io, client_io) = tokio::io::duplex(64 * 1024);
         let server = tokio::spawn(async move {
-            if let Ok(running) = server.serve(server_io).await {
-                let _ = running.waiting().await;
-            }
+            let (read, write) = tokio::io::split(server_io);
+            // The session's end or failure shows on the client's side.
+            let _ = server.serve_lines(read, write).await;
         });
         let client = ().serve(client_io).await.map_err(|e| TestError::Connect(e.to_string()))?;
         Ok(Self { client, server })
     }
 
     /// The tools the server lists.
-    pub async fn list(&self) -> Result<Vec<Tool>, TestError> {
-        Ok(self.client.list_all_tools().await?)
+    pub async fn list(&self) -> Result<Vec<ToolInfo>, TestError> {
+        let tools = self
+            .client
+            .list_all_tools()
+            .await
+            .map_err(|e| TestError::from_service("", e))?;
+        Ok(tools.into_iter().map(bridge::tool_info).collect())
     }
 
     /// The tool named `name`, as listed.
-    pub async fn tool(&self, name: &str) -> Result<Option<Tool>, TestError> {
+    pub async fn tool(&self, name: &str) -> Result<Option<ToolInfo>, TestError> {
         Ok(self.list().await?.into_iter().find(|t| t.name == name))
     }
 
     /// Calls a tool; `arguments` must be a JSON object. A tool error is an `Ok`
-    /// result with `is_error` set; a JSON-RPC error is an `Err`.
-    pub async fn call(&self, name: &str, arguments: Value) -> Result<CallToolResult, TestError> {
+    /// result with `is_error` set; a JSON-RPC error is an `Err`
+    /// ([`TestError::Call`]).
+    pub async fn call(&self, name: &str, arguments: Value) -> Result<ToolResult, TestError> {
         let arguments = match arguments {
             Value::Object(object) => object,
             Value::Null => serde_json::Map::new(),
             other => return Err(TestError::NotAnObject(json_kind(&other))),
         };
         let params = CallToolRequestParams::new(name.to_owned()).with_arguments(arguments);
-        Ok(self.client.call_tool(params).await?)
+        match self.client.call_tool(params).await {
+            Ok(result) => Ok(result.into()),
+            Err(error) => Err(TestError::from_service(name, error)),
+        }
     }
 
     /// Calls a tool that must succeed and decodes its structured output as `T`
@@ -106,8 +130,8 @@ impl TestClient {
         arguments: Value,
     ) -> Result<T, TestError> {
         let result = self.call(name, arguments).await?;
-        if result.is_error == Some(true) {
-            return Err(TestError::ToolFailed(text_of(&result)));
+        if result.is_error {
+            return Err(TestError::ToolFailed(result.text()));
         }
         structured_as(&result)
     }
@@ -119,24 +143,11 @@ impl TestClient {
     }
 }
 
-/// The text blocks of a result, joined by newlines.
-pub fn text_of(result: &CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|block| match block {
-            ContentBlock::Text(text) => Some(text.text.as_str()),
-            _ => None,
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 /// The structured output of a result decoded as `T` (a `{"result": ...}` wrapper is
 /// unwrapped when `T` does not decode from the wrapper itself).
-pub fn structured_as<T: DeserializeOwned>(result: &CallToolResult) -> Result<T, TestError> {
+pub fn structured_as<T: DeserializeOwned>(result: &ToolResult) -> Result<T, TestError> {
     let value = result
-        .structured_content
+        .structured
         .as_ref()
         .ok_or_else(|| TestError::Decode("the result has no structured content".into()))?;
     T::deserialize(value).or_else(|whole| match value.get("result") {

@@ -6,24 +6,35 @@ use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, ListToolsResult,
-    PaginatedRequestParams, ServerConfig, Tool, ToolAnnotations,
+    PaginatedRequestParams, ServerConfig, Tool,
 };
-use rmcp::service::{RequestContext, RunningService};
+use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler, ServiceExt};
 use serde_json::Value;
 
+use crate::bridge;
 use crate::call::CallInput;
-use crate::error::ServerError;
+use crate::error::{CallError, ServerError};
 use crate::failure::Failure;
 use crate::failure_report::{self, Detail};
 use crate::lines::LineTransport;
 use crate::masking;
+use crate::model::{ToolAnnotations, ToolInfo, ToolResult};
 use crate::output::ToolReply;
 use crate::registry::ToolEntry;
 use crate::schema;
 use crate::suggest;
 
 /// A built server: the tool list computed once, shared by every session.
+///
+/// Serve it with [`serve_stdio`](Self::serve_stdio) or
+/// [`serve_lines`](Self::serve_lines); call its tools directly with
+/// [`call`](Self::call).
+///
+/// It implements `rmcp`'s `ServerHandler`
+/// (`mcp_tool::rmcp::ServerHandler`, with the feature `rmcp`), so a program may hand it to a
+/// transport of rmcp's that mcp-tool does not wrap; that use is outside this crate's
+/// compatibility promise, as everything under `mcp_tool::rmcp` is.
 #[derive(Clone, Debug)]
 pub struct ToolServer {
     shared: Arc<Shared>,
@@ -35,7 +46,10 @@ struct Shared {
     tools: Vec<BuiltTool>,
     /// Tool names with their position in `tools`, sorted by name.
     index: Vec<(&'static str, usize)>,
+    /// What `tools/list` sends, converted once.
     listing: Vec<Tool>,
+    /// The same tools in this crate's terms.
+    infos: Vec<ToolInfo>,
     detail: Detail,
     timeout: Option<Duration>,
 }
@@ -43,6 +57,7 @@ struct Shared {
 #[derive(Debug)]
 struct BuiltTool {
     entry: &'static ToolEntry,
+    info: ToolInfo,
     tool: Tool,
     wrap_output: bool,
 }
@@ -50,42 +65,39 @@ struct BuiltTool {
 impl BuiltTool {
     fn new(entry: &'static ToolEntry) -> Self {
         let spec = entry.spec();
-        let mut tool = Tool::new(
-            spec.name,
-            spec.description,
-            schema::input_schema(spec.params),
-        );
-        let mut wrap_output = false;
-        if let Some((output, wrap)) = schema::output_schema(spec.output_schema) {
-            tool = tool.with_raw_output_schema(Arc::new(output));
-            wrap_output = wrap;
-        }
-        if let Some(title) = spec.title {
-            tool = tool.with_title(title);
-        }
-        if spec.read_only.is_some()
+        let (output_schema, wrap_output) = match schema::output_schema(spec.output_schema) {
+            Some((output, wrap)) => (Some(output), wrap),
+            None => (None, false),
+        };
+        let has_annotations = spec.read_only.is_some()
             || spec.destructive.is_some()
             || spec.idempotent.is_some()
-            || spec.open_world.is_some()
-        {
-            tool = tool.with_annotations(ToolAnnotations::from_raw(
-                None,
-                spec.read_only,
-                spec.destructive,
-                spec.idempotent,
-                spec.open_world,
-            ));
-        }
+            || spec.open_world.is_some();
+        let info = ToolInfo {
+            name: spec.name.to_owned(),
+            title: spec.title.map(str::to_owned),
+            description: Some(spec.description.to_owned()),
+            input_schema: schema::input_schema(spec.params),
+            output_schema,
+            annotations: has_annotations.then_some(ToolAnnotations {
+                title: None,
+                read_only: spec.read_only,
+                destructive: spec.destructive,
+                idempotent: spec.idempotent,
+                open_world: spec.open_world,
+            }),
+        };
         Self {
             entry,
-            tool,
+            tool: bridge::sdk_tool(&info),
+            info,
             wrap_output,
         }
     }
 
     fn reply(&self, reply: ToolReply) -> CallToolResult {
         match reply {
-            ToolReply::Content(result) => result,
+            ToolReply::Content(result) => result.into(),
             ToolReply::Structured(value) => {
                 let value = if self.wrap_output {
                     let mut object = serde_json::Map::with_capacity(1);
@@ -94,7 +106,7 @@ impl BuiltTool {
                 } else {
                     value
                 };
-                CallToolResult::structured(value)
+                bridge::structured_result(value)
             }
         }
     }
@@ -116,12 +128,14 @@ impl ToolServer {
             .collect();
         index.sort_unstable();
         let listing = tools.iter().map(|t| t.tool.clone()).collect();
+        let infos = tools.iter().map(|t| t.info.clone()).collect();
         Self {
             shared: Arc::new(Shared {
                 info,
                 tools,
                 index,
                 listing,
+                infos,
                 detail,
                 timeout,
             }),
@@ -129,22 +143,8 @@ impl ToolServer {
     }
 
     /// The tools this server lists, with their schemas, as clients see them.
-    pub fn tools(&self) -> &[Tool] {
-        &self.shared.listing
-    }
-
-    /// Serves one session over any `rmcp` transport (a duplex stream, a child's pipes, ...).
-    pub async fn serve<T, E, A>(
-        self,
-        transport: T,
-    ) -> Result<RunningService<RoleServer, Self>, ServerError>
-    where
-        T: rmcp::transport::IntoTransport<RoleServer, E, A>,
-        E: std::error::Error + Send + Sync + 'static,
-    {
-        ServiceExt::serve(self, transport)
-            .await
-            .map_err(|e| ServerError::Transport(e.to_string()))
+    pub fn tools(&self) -> &[ToolInfo] {
+        &self.shared.infos
     }
 
     /// Serves over stdin and stdout until the client leaves.
@@ -162,7 +162,9 @@ impl ToolServer {
         R: tokio::io::AsyncRead + Unpin + Send + 'static,
         W: tokio::io::AsyncWrite + Unpin + Send + 'static,
     {
-        let running = self.serve(LineTransport::new(input, output)).await?;
+        let running = ServiceExt::serve(self, LineTransport::new(input, output))
+            .await
+            .map_err(|e| ServerError::Transport(e.to_string()))?;
         running
             .waiting()
             .await
@@ -170,12 +172,39 @@ impl ToolServer {
             .map_err(|e| ServerError::Transport(e.to_string()))
     }
 
-    /// Runs one call outside any session, as `tools/call` would.
+    /// Runs one call outside any session, as `tools/call` would: a tool's failure is
+    /// a result with `is_error` set, an unknown tool a [`CallError`].
+    ///
+    /// ```standalone_crate
+    /// /// Adds two integers and returns their sum.
+    /// #[mcp_tool::mcp_tool]
+    /// fn add(a: i64, b: i64) -> i64 {
+    ///     a + b
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let server = mcp_tool::Server::from_registry("calculator", "1.0.0").build()?;
+    /// let arguments = serde_json::json!({ "a": 2, "b": 3 });
+    /// let result = server.call("add", arguments.as_object().unwrap().clone()).await?;
+    /// assert_eq!(result.structured, Some(serde_json::json!({ "result": 5 })));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn call(
         &self,
         name: &str,
         arguments: serde_json::Map<String, Value>,
-    ) -> Result<CallToolResult, ErrorData> {
+    ) -> Result<ToolResult, CallError> {
+        self.run(name, arguments).await.map(ToolResult::from)
+    }
+
+    /// Runs one call to the result rmcp sends.
+    async fn run(
+        &self,
+        name: &str,
+        arguments: serde_json::Map<String, Value>,
+    ) -> Result<CallToolResult, CallError> {
         let tool = self.find(name)?;
         let input = CallInput::new(arguments);
         let running = (tool.entry.spec().call)(&input);
@@ -187,16 +216,16 @@ impl ToolServer {
         };
         Ok(match outcome {
             Ok(reply) => tool.reply(reply),
-            Err(failure) => failure_report::failure(
+            Err(failure) => bridge::error_result(failure_report::failure(
                 tool.entry.name(),
                 failure,
                 input.args(),
                 self.shared.detail,
-            ),
+            )),
         })
     }
 
-    fn find(&self, name: &str) -> Result<&BuiltTool, ErrorData> {
+    fn find(&self, name: &str) -> Result<&BuiltTool, CallError> {
         let index = &self.shared.index;
         // A few names compare fastest one by one; many, by halves.
         let found = if index.len() <= 16 {
@@ -211,7 +240,7 @@ impl ToolServer {
     }
 }
 
-fn unknown_tool<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> ErrorData {
+fn unknown_tool<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> CallError {
     let suggestions = suggest::ranked(name, known);
     let hint = match suggestions.as_slice() {
         [] => String::new(),
@@ -227,10 +256,11 @@ fn unknown_tool<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> ErrorDa
     };
     // The requested name is echoed only as a key the client chose, clipped.
     let shown: String = name.chars().take(64).collect();
-    ErrorData::invalid_params(
-        masking::mask_failure(&format!("unknown tool `{shown}`{hint}")).into_owned(),
-        Some(serde_json::json!({ "suggestions": suggestions })),
-    )
+    CallError::UnknownTool {
+        name: name.to_owned(),
+        message: masking::mask_failure(&format!("unknown tool `{shown}`{hint}")).into_owned(),
+        suggestions: suggestions.into_iter().map(str::to_owned).collect(),
+    }
 }
 
 impl ServerHandler for ToolServer {
@@ -262,6 +292,9 @@ impl ServerHandler for ToolServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let arguments = request.arguments.unwrap_or_default();
-        self.call(&request.name, arguments).await.map(Into::into)
+        match self.run(&request.name, arguments).await {
+            Ok(result) => Ok(result.into()),
+            Err(error) => Err(bridge::error_data(error)),
+        }
     }
 }

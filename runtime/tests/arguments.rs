@@ -1,7 +1,7 @@
 //! Argument errors: tool execution errors (`isError: true`) that list every fault at
 //! once, each with its path and what was expected, and never echo what was sent.
 
-use mcp_tool::testing::{TestClient, text_of};
+use mcp_tool::testing::TestClient;
 use mcp_tool::{ToolError, mcp_tool};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -49,13 +49,9 @@ fn paint(
 async fn fail(args: Value) -> String {
     let client = TestClient::from_registry().await.unwrap();
     let result = client.call("paint", args).await.unwrap();
-    assert_eq!(
-        result.is_error,
-        Some(true),
-        "expected a tool error: {result:?}"
-    );
-    assert!(result.structured_content.is_none());
-    text_of(&result)
+    assert!(result.is_error, "expected a tool error: {result:?}");
+    assert!(result.structured.is_none());
+    result.text()
 }
 
 const PREFIX: &str = "invalid arguments for tool `paint`: ";
@@ -204,7 +200,7 @@ async fn the_value_sent_is_never_echoed() {
 async fn the_session_goes_on_after_an_argument_error() {
     let client = TestClient::from_registry().await.unwrap();
     let bad = client.call("paint", json!({})).await.unwrap();
-    assert_eq!(bad.is_error, Some(true));
+    assert!(bad.is_error);
     let good: u32 = client
         .call_as("paint", json!({ "path": "a", "color": "green" }))
         .await

@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
-use mcp_tool::testing::{TestClient, TestError, text_of};
+use mcp_tool::testing::{TestClient, TestError};
 use mcp_tool::{Server, ToolError, mcp_tool};
 use proptest::prelude::*;
 use serde_json::json;
@@ -197,8 +197,8 @@ proptest! {
         let args = json!({ "url": credential, "password": password });
         let (reply, log) = with_server(server(), |client| async move {
             let result = client.call("connect", args).await.unwrap();
-            assert_eq!(result.is_error, Some(true));
-            text_of(&result)
+            assert!(result.is_error);
+            result.text()
         });
         prop_assert!(reply.starts_with("tool `connect` failed: cannot connect to "), "{}", reply);
         for channel in [("client", &reply), ("log", &log)] {
@@ -215,7 +215,7 @@ proptest! {
     ) {
         let args = json!({ "path": path, "detail": credential });
         let (reply, log) = with_server(server(), |client| async move {
-            text_of(&client.call("load", args).await.unwrap())
+            (client.call("load", args).await.unwrap()).text()
         });
         prop_assert!(reply.starts_with("tool `load` failed: open "), "{}", reply);
         prop_assert!(reply.contains(&file), "the file name must stay: {}", reply);
@@ -240,8 +240,8 @@ proptest! {
             let mut replies = Vec::new();
             for (tool, args) in calls {
                 let result = client.call(tool, args).await.unwrap();
-                assert_eq!(result.is_error, Some(true));
-                replies.push(text_of(&result));
+                assert!(result.is_error);
+                replies.push(result.text());
             }
             // The session goes on.
             let counted: u8 = client.call_as("count", json!({ "limit": 3 })).await.unwrap();
@@ -274,8 +274,8 @@ proptest! {
             let mut replies = Vec::new();
             for args in calls {
                 let result = client.call("count", args).await.unwrap();
-                assert_eq!(result.is_error, Some(true));
-                replies.push(text_of(&result));
+                assert!(result.is_error);
+                replies.push(result.text());
             }
             replies
         });
@@ -294,7 +294,7 @@ proptest! {
         let name = format!("ghp_{secret}{secret}");
         with_server(server(), |client| async move {
             match client.call(&name, json!({})).await {
-                Err(TestError::Service(error)) => {
+                Err(TestError::Call(error)) => {
                     let text = error.to_string();
                     assert!(text.contains("unknown tool"), "{text}");
                     assert!(!text.contains(&secret), "{text}");
@@ -321,7 +321,7 @@ fn hidden_internal_errors_show_only_an_id_that_the_log_repeats() {
             ("connect", json!({ "url": "db", "password": "pw" })),
             ("count", json!({ "limit": 0 })),
         ] {
-            replies.push(text_of(&client.call(tool, args).await.unwrap()));
+            replies.push((client.call(tool, args).await.unwrap()).text());
         }
         replies
     });
@@ -402,7 +402,7 @@ fn migrate() -> Result<u8, MigrateError> {
 #[test]
 fn the_log_carries_the_error_chain_masked_and_the_client_only_the_top() {
     let (reply, log) = with_server(server(), |client| async move {
-        text_of(&client.call("migrate", json!({})).await.unwrap())
+        (client.call("migrate", json!({})).await.unwrap()).text()
     });
     assert_eq!(reply, "tool `migrate` failed: the migration stopped");
     let record = log

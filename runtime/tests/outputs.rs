@@ -1,8 +1,9 @@
 //! What a call returns: structured output with a text fallback, plain content,
 //! tool errors that name the tool, and protocol errors for unknown tools.
 
-use mcp_tool::model::{CallToolResult, ContentBlock};
-use mcp_tool::testing::{TestClient, TestError, text_of};
+use mcp_tool::CallError;
+use mcp_tool::model::{Content, ToolResult};
+use mcp_tool::testing::{TestClient, TestError};
 use mcp_tool::{ToolError, mcp_tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -62,14 +63,14 @@ fn noop() {}
 
 /// Returns two text blocks.
 #[mcp_tool]
-fn two_blocks() -> Vec<ContentBlock> {
-    vec![ContentBlock::text("one"), ContentBlock::text("two")]
+fn two_blocks() -> Vec<Content> {
+    vec![Content::text("one"), Content::text("two")]
 }
 
 /// Returns a result built by hand.
 #[mcp_tool]
-fn by_hand() -> CallToolResult {
-    CallToolResult::success(vec![ContentBlock::text("made by hand")])
+fn by_hand() -> ToolResult {
+    ToolResult::new(vec![Content::text("made by hand")])
 }
 
 /// Reads a file that does not exist and fails with the I/O error.
@@ -92,18 +93,15 @@ async fn client() -> TestClient {
 }
 
 #[tokio::test]
-async fn an_object_is_structured_content_with_a_json_text_fallback() {
+async fn an_object_is_structured_with_a_json_text_fallback() {
     let result = client()
         .await
         .call("stats", json!({ "text": "a b\nc" }))
         .await
         .unwrap();
-    assert_eq!(result.is_error, Some(false));
-    assert_eq!(
-        result.structured_content,
-        Some(json!({ "lines": 2, "words": 3 }))
-    );
-    let fallback: serde_json::Value = serde_json::from_str(&text_of(&result)).unwrap();
+    assert!(!result.is_error);
+    assert_eq!(result.structured, Some(json!({ "lines": 2, "words": 3 })));
+    let fallback: serde_json::Value = serde_json::from_str(&result.text()).unwrap();
     assert_eq!(fallback, json!({ "lines": 2, "words": 3 }));
 }
 
@@ -129,24 +127,21 @@ async fn a_non_object_is_wrapped_as_result() {
         .call("length", json!({ "text": "héllo" }))
         .await
         .unwrap();
-    assert_eq!(result.structured_content, Some(json!({ "result": 5 })));
-    assert_eq!(text_of(&result), r#"{"result":5}"#);
+    assert_eq!(result.structured, Some(json!({ "result": 5 })));
+    assert_eq!(result.text(), r#"{"result":5}"#);
 }
 
 #[tokio::test]
 async fn strings_unit_and_content_pass_through() {
     let client = client().await;
     let echo = client.call("echo", json!({ "text": "hi" })).await.unwrap();
-    assert_eq!(
-        (text_of(&echo).as_str(), echo.structured_content),
-        ("hi", None)
-    );
+    assert_eq!((echo.text().as_str(), echo.structured), ("hi", None));
     let noop = client.call("noop", json!({})).await.unwrap();
-    assert!(noop.content.is_empty() && noop.is_error == Some(false));
+    assert!(noop.content.is_empty() && !noop.is_error);
     let blocks = client.call("two_blocks", json!(null)).await.unwrap();
-    assert_eq!(text_of(&blocks), "one\ntwo");
+    assert_eq!(blocks.text(), "one\ntwo");
     let by_hand = client.call("by_hand", json!({})).await.unwrap();
-    assert_eq!(text_of(&by_hand), "made by hand");
+    assert_eq!(by_hand.text(), "made by hand");
 }
 
 #[tokio::test]
@@ -171,8 +166,8 @@ async fn errors_are_tool_errors_that_name_the_tool() {
     ];
     for (name, args, expected) in cases {
         let result = client.call(name, args).await.unwrap();
-        assert_eq!(result.is_error, Some(true), "{name}");
-        assert_eq!(text_of(&result), expected);
+        assert!(result.is_error, "{name}");
+        assert_eq!(result.text(), expected);
     }
     let failed = client.call_as::<u8>("fails_with_text", json!({})).await;
     assert!(matches!(failed, Err(TestError::ToolFailed(text)) if text.contains("quota")));
@@ -182,22 +177,29 @@ async fn errors_are_tool_errors_that_name_the_tool() {
 async fn an_unknown_tool_is_a_protocol_error_with_suggestions() {
     let client = client().await;
     let error = match client.call("stat", json!({})).await {
-        Err(TestError::Service(rmcp::service::ServiceError::McpError(error))) => error,
+        Err(TestError::Call(error)) => error,
         other => panic!("expected a JSON-RPC error, got {other:?}"),
     };
-    assert_eq!(error.code.0, -32602);
-    assert_eq!(error.message, "unknown tool `stat`; did you mean `stats`?");
-    assert_eq!(error.data, Some(json!({ "suggestions": ["stats"] })));
+    assert_eq!(error.code(), -32602);
+    assert_eq!(
+        error,
+        CallError::UnknownTool {
+            name: "stat".into(),
+            suggestions: vec!["stats".into()],
+            message: "unknown tool `stat`; did you mean `stats`?".into(),
+        }
+    );
 
     let error = match client.call("zzzzzz", json!({})).await {
-        Err(TestError::Service(rmcp::service::ServiceError::McpError(error))) => error,
+        Err(TestError::Call(error)) => error,
         other => panic!("expected a JSON-RPC error, got {other:?}"),
     };
-    assert_eq!(error.message, "unknown tool `zzzzzz`");
+    assert_eq!(error.to_string(), "unknown tool `zzzzzz`");
+    assert!(matches!(&error, CallError::UnknownTool { suggestions, .. } if suggestions.is_empty()));
     // The session goes on.
     let echo = client
         .call("echo", json!({ "text": "still here" }))
         .await
         .unwrap();
-    assert_eq!(text_of(&echo), "still here");
+    assert_eq!(echo.text(), "still here");
 }

@@ -2,7 +2,7 @@
 //! tool, and the session goes on.
 
 use mcp_tool::mcp_tool;
-use mcp_tool::testing::{TestClient, text_of};
+use mcp_tool::testing::TestClient;
 use serde_json::json;
 
 /// Divides two integers, panicking on a zero divisor.
@@ -33,9 +33,9 @@ async fn a_panicking_sync_tool_is_a_tool_error_and_the_next_call_succeeds() {
         .call("divide", json!({ "a": 1, "b": 0 }))
         .await
         .unwrap();
-    assert_eq!(result.is_error, Some(true));
+    assert!(result.is_error);
     assert_eq!(
-        text_of(&result),
+        result.text(),
         "tool `divide` failed: it panicked: attempt to divide by zero"
     );
     let quotient: i64 = client
@@ -52,9 +52,9 @@ async fn a_panicking_async_tool_is_a_tool_error_and_the_next_call_succeeds() {
         .call("explode", json!({ "word": "bang" }))
         .await
         .unwrap();
-    assert_eq!(result.is_error, Some(true));
+    assert!(result.is_error);
     assert_eq!(
-        text_of(&result),
+        result.text(),
         "tool `explode` failed: it panicked: boom: bang"
     );
     let quotient: i64 = client

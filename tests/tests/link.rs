@@ -13,5 +13,5 @@ async fn tools_of_a_linked_crate_are_served() {
         .call("reverse", serde_json::json!({ "text": "abc" }))
         .await
         .unwrap();
-    assert_eq!(mcp_tool::testing::text_of(&result), "cba");
+    assert_eq!(result.text(), "cba");
 }

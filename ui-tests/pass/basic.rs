@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use mcp_tool::model::{CallToolResult, ContentBlock};
+use mcp_tool::model::{Content, ToolResult};
 use mcp_tool::{ToolError, mcp_tool};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -123,29 +123,29 @@ fn parse(text: String) -> Result<String, ParseError> {
 
 /// Returns a text block.
 #[mcp_tool]
-fn block(text: String) -> ContentBlock {
-    ContentBlock::text(text)
+fn block(text: String) -> Content {
+    Content::text(text)
 }
 
 /// Returns one text block per word.
 #[mcp_tool]
-fn blocks(text: String) -> Vec<ContentBlock> {
-    text.split_whitespace().map(ContentBlock::text).collect()
+fn blocks(text: String) -> Vec<Content> {
+    text.split_whitespace().map(Content::text).collect()
 }
 
 /// Returns a whole call result.
 #[mcp_tool(open_world)]
-async fn result(text: String) -> CallToolResult {
-    CallToolResult::success(vec![ContentBlock::text(text)])
+async fn result(text: String) -> ToolResult {
+    ToolResult::new(vec![Content::text(text)])
 }
 
 /// Returns content, or fails with a message for the model.
 #[mcp_tool]
-fn maybe_block(text: String) -> Result<ContentBlock, ToolError> {
+fn maybe_block(text: String) -> Result<Content, ToolError> {
     if text.is_empty() {
         Err(ToolError::new("`text` is empty; send some text"))
     } else {
-        Ok(ContentBlock::text(text))
+        Ok(Content::text(text))
     }
 }
 

@@ -6,7 +6,7 @@
 #![allow(non_snake_case)]
 
 use mcp_tool::mcp_tool;
-use mcp_tool::testing::{TestClient, text_of};
+use mcp_tool::testing::{TestClient};
 
 /// Names the adapter.
 #[mcp_tool(name = "call")]
@@ -118,7 +118,7 @@ async fn main() {
                 .call(name, serde_json::json!({ "text": "ab" }))
                 .await
                 .expect("the call is answered");
-            text_of(&result)
+            result.text()
         }
     };
     assert_eq!(text("call").await, "call:ab");
@@ -141,7 +141,7 @@ async fn main() {
         .call("call", serde_json::json!({ "text": "ab", "times": 2 }))
         .await
         .expect("the call is answered");
-    assert_eq!(text_of(&repeated), "call:abab");
+    assert_eq!(repeated.text(), "call:abab");
     let n: u32 = client
         .call_as("output", serde_json::json!({}))
         .await
@@ -151,5 +151,5 @@ async fn main() {
         .call("default_value", serde_json::json!({}))
         .await
         .expect("the call is answered");
-    assert_eq!(text_of(&defaulted), "default:d");
+    assert_eq!(defaulted.text(), "default:d");
 }

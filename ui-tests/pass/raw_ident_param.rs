@@ -1,7 +1,7 @@
 //! A parameter named with a raw identifier is the argument without `r#`.
 
 use mcp_tool::mcp_tool;
-use mcp_tool::testing::{TestClient, text_of};
+use mcp_tool::testing::{TestClient};
 
 /// Describes a value of a kind.
 #[mcp_tool]
@@ -33,10 +33,10 @@ async fn main() {
         .call("describe", serde_json::json!({ "type": "u32", "ref": 7 }))
         .await
         .expect("the call is answered");
-    assert_eq!(text_of(&result), "u32 7");
+    assert_eq!(result.text(), "u32 7");
     let result = client
         .call("match", serde_json::json!({ "in": "x" }))
         .await
         .expect("the call is answered");
-    assert_eq!(text_of(&result), "x");
+    assert_eq!(result.text(), "x");
 }

@@ -1,0 +1,307 @@
+//! Where mcp-tool's own types meet `rmcp`'s: every conversion between the two, and
+//! nowhere else. A new rmcp version that changes its model changes this file.
+
+use std::sync::Arc;
+
+use rmcp::model as sdk;
+use serde_json::Value;
+
+use crate::error::{CallError, INVALID_PARAMS};
+use crate::model::{
+    Annotations, Content, Media, Resource, ResourceContents, ResourceLink, Role, Text,
+    ToolAnnotations, ToolInfo, ToolResult,
+};
+
+impl From<ToolResult> for sdk::CallToolResult {
+    fn from(result: ToolResult) -> Self {
+        let content = result.content.into_iter().map(content_block).collect();
+        let mut converted = sdk::CallToolResult::success(content);
+        converted.structured_content = result.structured;
+        converted.is_error = Some(result.is_error);
+        converted
+    }
+}
+
+impl From<sdk::CallToolResult> for ToolResult {
+    fn from(result: sdk::CallToolResult) -> Self {
+        ToolResult {
+            content: result.content.into_iter().map(content).collect(),
+            structured: result.structured_content,
+            is_error: result.is_error.unwrap_or(false),
+        }
+    }
+}
+
+/// A failure's message as the result the client reads.
+pub(crate) fn error_result(message: String) -> sdk::CallToolResult {
+    sdk::CallToolResult::error(vec![sdk::ContentBlock::text(message)])
+}
+
+/// A structured value as the result the client reads, with its JSON as text for
+/// clients that read only content.
+pub(crate) fn structured_result(value: Value) -> sdk::CallToolResult {
+    sdk::CallToolResult::structured(value)
+}
+
+/// Sets rmcp annotations on a block when ours has any.
+macro_rules! annotate {
+    ($block:expr, $annotations:expr) => {
+        match $annotations {
+            Some(annotations) => $block.with_annotations(sdk_annotations(annotations)),
+            None => $block,
+        }
+    };
+}
+fn content_block(content: Content) -> sdk::ContentBlock {
+    match content {
+        Content::Text(Text { text, annotations }) => {
+            sdk::ContentBlock::Text(annotate!(sdk::TextContent::new(text), annotations))
+        }
+        Content::Image(media) => {
+            let (data, mime_type, annotations) = media_parts(media);
+            sdk::ContentBlock::Image(annotate!(
+                sdk::ImageContent::new(data, mime_type),
+                annotations
+            ))
+        }
+        Content::Audio(media) => {
+            let (data, mime_type, annotations) = media_parts(media);
+            sdk::ContentBlock::Audio(annotate!(
+                sdk::AudioContent::new(data, mime_type),
+                annotations
+            ))
+        }
+        Content::Resource(Resource {
+            contents,
+            annotations,
+        }) => sdk::ContentBlock::Resource(annotate!(
+            sdk::EmbeddedResource::new(resource_contents(contents)),
+            annotations
+        )),
+        Content::ResourceLink(link) => sdk::ContentBlock::ResourceLink(resource_link(link)),
+    }
+}
+
+fn media_parts(media: Media) -> (String, String, Option<Annotations>) {
+    let data = media.base64().to_owned();
+    (data, media.mime_type, media.annotations)
+}
+
+fn resource_contents(contents: ResourceContents) -> sdk::ResourceContents {
+    match contents {
+        ResourceContents::Text {
+            uri,
+            mime_type,
+            text,
+        } => sdk::ResourceContents::TextResourceContents {
+            uri,
+            mime_type,
+            text,
+            meta: None,
+        },
+        ResourceContents::Blob {
+            uri,
+            mime_type,
+            base64,
+        } => sdk::ResourceContents::BlobResourceContents {
+            uri,
+            mime_type,
+            blob: base64,
+            meta: None,
+        },
+    }
+}
+
+fn resource_link(link: ResourceLink) -> sdk::Resource {
+    let mut converted = sdk::Resource::new(link.uri, link.name);
+    converted.title = link.title;
+    converted.description = link.description;
+    converted.mime_type = link.mime_type;
+    converted.size = link.size;
+    converted.annotations = link.annotations.map(sdk_annotations);
+    converted
+}
+
+fn sdk_annotations(annotations: Annotations) -> sdk::Annotations {
+    let mut converted = sdk::Annotations::default();
+    converted.audience = annotations
+        .audience
+        .map(|roles| roles.into_iter().map(sdk_role).collect());
+    converted.priority = annotations.priority;
+    converted.last_modified = annotations.last_modified;
+    converted
+}
+
+fn sdk_role(role: Role) -> sdk::Role {
+    match role {
+        Role::User => sdk::Role::User,
+        Role::Assistant => sdk::Role::Assistant,
+    }
+}
+
+fn content(block: sdk::ContentBlock) -> Content {
+    match block {
+        sdk::ContentBlock::Text(text) => Content::text(text.text).with_optional(text.annotations),
+        sdk::ContentBlock::Image(image) => {
+            Content::Image(Media::from_base64(image.data, image.mime_type))
+                .with_optional(image.annotations)
+        }
+        sdk::ContentBlock::Audio(audio) => {
+            Content::Audio(Media::from_base64(audio.data, audio.mime_type))
+                .with_optional(audio.annotations)
+        }
+        sdk::ContentBlock::Resource(embedded) => {
+            Content::resource(contents(embedded.resource)).with_optional(embedded.annotations)
+        }
+        sdk::ContentBlock::ResourceLink(link) => {
+            let annotations = link.annotations.clone();
+            Content::resource_link(ResourceLink {
+                uri: link.uri,
+                name: link.name,
+                title: link.title,
+                description: link.description,
+                mime_type: link.mime_type,
+                size: link.size,
+                annotations: None,
+            })
+            .with_optional(annotations)
+        }
+        // A kind of block this version of mcp-tool does not know: its JSON, as text.
+        other => Content::text(serde_json::to_string(&other).unwrap_or_default()),
+    }
+}
+
+fn contents(contents: sdk::ResourceContents) -> ResourceContents {
+    match contents {
+        sdk::ResourceContents::TextResourceContents {
+            uri,
+            mime_type,
+            text,
+            ..
+        } => ResourceContents::text_with(uri, text, mime_type),
+        sdk::ResourceContents::BlobResourceContents {
+            uri,
+            mime_type,
+            blob,
+            ..
+        } => ResourceContents::blob_base64(uri, blob, mime_type),
+        other => ResourceContents::text_with(
+            String::new(),
+            serde_json::to_string(&other).unwrap_or_default(),
+            None,
+        ),
+    }
+}
+
+trait WithOptional {
+    fn with_optional(self, annotations: Option<sdk::Annotations>) -> Self;
+}
+
+impl WithOptional for Content {
+    fn with_optional(self, annotations: Option<sdk::Annotations>) -> Self {
+        match annotations {
+            Some(annotations) => self.with_annotations(our_annotations(annotations)),
+            None => self,
+        }
+    }
+}
+
+fn our_annotations(annotations: sdk::Annotations) -> Annotations {
+    let mut converted = Annotations::new();
+    converted.audience = annotations.audience.map(|roles| {
+        roles
+            .into_iter()
+            .map(|role| match role {
+                sdk::Role::User => Role::User,
+                sdk::Role::Assistant => Role::Assistant,
+            })
+            .collect()
+    });
+    converted.priority = annotations.priority;
+    converted.last_modified = annotations.last_modified;
+    converted
+}
+
+/// A tool's listing entry, as rmcp sends it.
+pub(crate) fn sdk_tool(info: &ToolInfo) -> sdk::Tool {
+    let description = info.description.clone().unwrap_or_default();
+    let mut tool = sdk::Tool::new(
+        info.name.clone(),
+        description,
+        Arc::new(info.input_schema.clone()),
+    );
+    tool.title = info.title.clone();
+    tool.output_schema = info.output_schema.clone().map(Arc::new);
+    tool.annotations = info.annotations.as_ref().map(|a| {
+        sdk::ToolAnnotations::from_raw(
+            a.title.clone(),
+            a.read_only,
+            a.destructive,
+            a.idempotent,
+            a.open_world,
+        )
+    });
+    tool
+}
+
+/// A listing entry rmcp received, in our terms.
+pub(crate) fn tool_info(tool: sdk::Tool) -> ToolInfo {
+    ToolInfo {
+        name: tool.name.into_owned(),
+        title: tool.title,
+        description: tool.description.map(|d| d.into_owned()),
+        input_schema: Arc::unwrap_or_clone(tool.input_schema),
+        output_schema: tool.output_schema.map(Arc::unwrap_or_clone),
+        annotations: tool.annotations.map(|a| ToolAnnotations {
+            title: a.title,
+            read_only: a.read_only_hint,
+            destructive: a.destructive_hint,
+            idempotent: a.idempotent_hint,
+            open_world: a.open_world_hint,
+        }),
+    }
+}
+
+/// A call's JSON-RPC error, as rmcp sends it.
+pub(crate) fn error_data(error: CallError) -> sdk::ErrorData {
+    match error {
+        CallError::UnknownTool {
+            suggestions,
+            message,
+            ..
+        } => sdk::ErrorData::invalid_params(
+            message,
+            Some(serde_json::json!({ "suggestions": suggestions })),
+        ),
+        CallError::Protocol {
+            code,
+            message,
+            data,
+        } => sdk::ErrorData::new(sdk::ErrorCode(code), message, data),
+    }
+}
+
+/// A JSON-RPC error received for a call of `name`, in our terms: an unknown tool when
+/// it has the shape this crate's servers give one (`-32602` with `suggestions`).
+pub(crate) fn call_error(name: &str, error: sdk::ErrorData) -> CallError {
+    let suggestions = error
+        .data
+        .as_ref()
+        .and_then(|data| data.get("suggestions"))
+        .and_then(Value::as_array);
+    match suggestions {
+        Some(suggestions) if error.code.0 == INVALID_PARAMS => CallError::UnknownTool {
+            name: name.to_owned(),
+            suggestions: suggestions
+                .iter()
+                .filter_map(|s| s.as_str().map(str::to_owned))
+                .collect(),
+            message: error.message.into_owned(),
+        },
+        _ => CallError::Protocol {
+            code: error.code.0,
+            message: error.message.into_owned(),
+            data: error.data,
+        },
+    }
+}

@@ -1,0 +1,36 @@
+//! The MCP values a tool, a test and a server touch: content, a tool's result, a
+//! tool's description, in mcp-tool's own types.
+//!
+//! They follow the MCP specification (2025-11-25), not any SDK: a new major version
+//! of `rmcp`, the SDK the runtime serves with, changes none of them. Converting to and
+//! from rmcp's types happens inside the runtime, in one place; for the rare program
+//! that needs rmcp's own types, `mcp_tool::rmcp` (the feature `rmcp`) is the escape hatch.
+//!
+//! A tool that returns content instead of structured output builds it from these:
+//!
+//! ```standalone_crate
+//! use mcp_tool::mcp_tool;
+//! use mcp_tool::model::{Annotations, Content, Role};
+//!
+//! /// Returns a one-pixel PNG with a caption for the user.
+//! #[mcp_tool]
+//! fn pixel() -> Vec<Content> {
+//!     const PNG: &[u8] = b"\x89PNG\r\n\x1a\n";
+//!     vec![
+//!         Content::text("a single pixel")
+//!             .with_annotations(Annotations::new().with_audience([Role::User])),
+//!         Content::image(PNG, "image/png"),
+//!     ]
+//! }
+//! # fn main() {}
+//! ```
+
+mod content;
+mod tool_info;
+mod tool_result;
+
+pub use content::{
+    Annotations, Content, Media, Resource, ResourceContents, ResourceLink, Role, Text,
+};
+pub use tool_info::{ToolAnnotations, ToolInfo};
+pub use tool_result::ToolResult;

@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""Fails when an `rmcp` type appears in mcp-tool's public API outside the escape hatch.
+
+The runtime serves with rmcp, but its users never name an rmcp type: a new major
+version of rmcp must not break a program written against mcp-tool. This check reads
+the crate's public API from rustdoc's JSON output (built with default features, the
+API the compatibility promise covers), walks every public item from the crate root
+(modules, re-exports, functions and their signatures, fields, variants, trait and
+inherent impls, trait items), and reports each item that mentions a type or trait
+from rmcp. The documented escape hatch is listed in ESCAPE_HATCH below; an entry there
+that the walk no longer meets is an error too, so the check cannot pass by seeing
+nothing.
+
+It also checks that what users copy (the README, the examples, the UI pass cases)
+names no rmcp item.
+
+rustdoc's JSON output is unstable; RUSTC_BOOTSTRAP lets the stable toolchain the
+project pins produce it, in a target directory of its own so that the main build's
+cache is left alone.
+
+Usage: scripts/public_api.py [--json PATH]   (PATH: an already built rustdoc JSON)
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# (item, rmcp path it may name): the escape hatch, documented on each item.
+ESCAPE_HATCH = {
+    # ToolServer is an rmcp ServerHandler, for transports mcp-tool does not wrap.
+    ("impl ServerHandler for ToolServer", "rmcp::handler::server::ServerHandler"),
+    # A tool may convert rmcp's result into ours, and back.
+    ("impl From<CallToolResult> for ToolResult", "rmcp::model::CallToolResult"),
+    ("impl From<ToolResult> for CallToolResult", "rmcp::model::CallToolResult"),
+}
+
+CHILD_LISTS = ("items", "fields", "variants", "impls", "implementations")
+
+COPIED_SOURCES = ["README.md", "runtime/examples", "ui-tests/pass"]
+
+
+def build_json():
+    target = ROOT / "target" / "public-api"
+    env = dict(os.environ, RUSTC_BOOTSTRAP="1", CARGO_TARGET_DIR=str(target),
+               RUSTDOCFLAGS="-Z unstable-options --output-format json")
+    print("public_api: building rustdoc JSON of mcp-tool (default features) in target/public-api",
+          file=sys.stderr)
+    subprocess.run(["cargo", "doc", "-p", "mcp-tool", "--no-deps", "--locked", "--quiet"],
+                   cwd=ROOT, env=env, check=True)
+    return target / "doc" / "mcp_tool.json"
+
+
+class Api:
+    def __init__(self, doc):
+        self.index = doc["index"]
+        self.paths = doc["paths"]
+        self.crates = {int(k): v["name"] for k, v in doc["external_crates"].items()}
+        self.root = str(doc["root"])
+
+    def crate_of(self, item_id):
+        entry = self.paths.get(str(item_id))
+        if entry is None:
+            return None, None
+        return self.crates.get(entry["crate_id"]), "::".join(entry["path"])
+
+    def type_name(self, ty):
+        """A short readable name of a type in rustdoc's JSON."""
+        if isinstance(ty, dict) and "resolved_path" in ty:
+            return ty["resolved_path"]["path"].split("::")[-1]
+        return "?"
+
+    def name_of(self, item, parent):
+        inner = item["inner"]
+        if "impl" in inner:
+            impl = inner["impl"]
+            trait = impl.get("trait")
+            target = self.type_name(impl["for"])
+            if trait:
+                generic = ""
+                args = (trait.get("args") or {}).get("angle_bracketed", {}).get("args", [])
+                if args and "type" in args[0]:
+                    generic = "<" + self.type_name(args[0]["type"]) + ">"
+                return f"impl {trait['path'].split('::')[-1]}{generic} for {target}"
+            return f"impl {target}"
+        name = item.get("name") or "?"
+        return f"{parent}::{name}" if parent else name
+
+    def rmcp_references(self, node, found):
+        """Every rmcp path that `node` names, outside the child items it lists."""
+        if isinstance(node, dict):
+            if isinstance(node.get("id"), int) and isinstance(node.get("path"), str):
+                krate, path = self.crate_of(node["id"])
+                if krate == "rmcp":
+                    found.add(path)
+            for key, value in node.items():
+                if key in CHILD_LISTS:
+                    continue
+                self.rmcp_references(value, found)
+        elif isinstance(node, list):
+            for value in node:
+                self.rmcp_references(value, found)
+
+    def children(self, inner):
+        ids = []
+
+        def collect(node):
+            if isinstance(node, dict):
+                for key, value in node.items():
+                    if key in CHILD_LISTS and isinstance(value, list):
+                        ids.extend(v for v in value if isinstance(v, int))
+                    elif key in CHILD_LISTS and isinstance(value, dict):
+                        collect(value)
+                    elif key == "tuple" and isinstance(value, list):
+                        ids.extend(v for v in value if isinstance(v, int))
+                    elif key in ("kind", "struct", "enum", "variant", "trait", "module",
+                                 "union", "plain"):
+                        collect(value)
+                    elif key == "use" and isinstance(value, dict) and value.get("id") is not None:
+                        ids.append(value["id"])
+            return ids
+
+        return collect(inner)
+
+    def walk(self):
+        """(item name, rmcp paths) for every public item that names rmcp."""
+        findings = []
+        seen = set()
+        queue = [(self.root, "")]
+        while queue:
+            item_id, parent = queue.pop()
+            if item_id in seen or item_id not in self.index:
+                continue
+            seen.add(item_id)
+            item = self.index[item_id]
+            inner = item["inner"]
+            impl = inner.get("impl")
+            if impl is not None and (impl.get("is_synthetic") or impl.get("blanket_impl")):
+                continue  # auto traits and other crates' blanket impls: not our API
+            name = self.name_of(item, parent)
+            found = set()
+            self.rmcp_references(inner, found)
+            if "use" in inner and inner["use"].get("id") is not None:
+                krate, path = self.crate_of(inner["use"]["id"])
+                if krate == "rmcp":
+                    found.add(path)
+            for path in sorted(found):
+                findings.append((name, path))
+            child_parent = parent if ("impl" in inner or "use" in inner) else name
+            if item_id == self.root:
+                child_parent = ""
+            for child in self.children(inner):
+                queue.append((str(child), child_parent))
+        return findings
+
+
+def copied_sources():
+    """Lines of code users copy (the README's code blocks, examples, UI pass cases)
+    that name an rmcp item."""
+    pattern = re.compile(r"\brmcp::|\buse rmcp\b|\bextern crate rmcp\b")
+    bad = []
+    for entry in COPIED_SOURCES:
+        path = ROOT / entry
+        files = [path] if path.is_file() else sorted(path.rglob("*.rs"))
+        for file in files:
+            in_code = file.suffix != ".md"
+            for number, line in enumerate(file.read_text().splitlines(), 1):
+                if file.suffix == ".md" and line.lstrip().startswith("```"):
+                    in_code = not in_code
+                elif in_code and pattern.search(line):
+                    bad.append(f"{file.relative_to(ROOT)}:{number}: {line.strip()}")
+    return bad
+
+
+def main():
+    args = sys.argv[1:]
+    path = Path(args[1]) if args[:1] == ["--json"] else build_json()
+    api = Api(json.loads(path.read_text()))
+    findings = api.walk()
+    failed = False
+    unexpected = [f for f in findings if f not in ESCAPE_HATCH]
+    for name, rmcp_path in unexpected:
+        print(f"public_api: `{name}` names `{rmcp_path}`, an rmcp item outside the escape hatch",
+              file=sys.stderr)
+        failed = True
+    for name, rmcp_path in sorted(ESCAPE_HATCH - set(findings)):
+        print(f"public_api: the escape hatch lists `{name}` naming `{rmcp_path}`, which the walk "
+              "did not meet: update ESCAPE_HATCH, or the walk is broken", file=sys.stderr)
+        failed = True
+    for line in copied_sources():
+        print(f"public_api: a source users copy names rmcp: {line}", file=sys.stderr)
+        failed = True
+    if failed:
+        sys.exit(1)
+    print(f"public_api: no rmcp type in the public API outside the {len(ESCAPE_HATCH)} "
+          "items of the escape hatch; README, examples and UI pass cases name no rmcp item")
+
+
+if __name__ == "__main__":
+    main()
