@@ -177,15 +177,24 @@ impl ToolServer {
         arguments: serde_json::Map<String, Value>,
     ) -> Result<CallToolResult, ErrorData> {
         let tool = self.find(name)?;
-        let input = CallInput::new(arguments);
-        let running = (tool.entry.spec().call)(&input);
-        let outcome = match self.shared.timeout {
-            Some(limit) => tokio::time::timeout(limit, running)
-                .await
-                .unwrap_or(Err(Failure::Timeout(limit))),
-            None => running.await,
+        Ok(self.run(tool, CallInput::new(arguments)).await)
+    }
+
+    /// Calls the tool and shapes its outcome. A call that ended before its tool ran is
+    /// answered at once, with no future awaited.
+    async fn run(&self, tool: &BuiltTool, input: CallInput) -> CallToolResult {
+        let mut running = (tool.entry.spec().call)(&input);
+        let outcome = match running.ended() {
+            Some(outcome) => outcome,
+            None => match self.shared.timeout {
+                // Boxed, so that the timer's state does not weigh on calls without one.
+                Some(limit) => Box::pin(tokio::time::timeout(limit, running))
+                    .await
+                    .unwrap_or(Err(Failure::Timeout(limit))),
+                None => running.await,
+            },
         };
-        Ok(match outcome {
+        match outcome {
             Ok(reply) => tool.reply(reply),
             Err(failure) => failure_report::failure(
                 tool.entry.name(),
@@ -193,7 +202,7 @@ impl ToolServer {
                 input.args(),
                 self.shared.detail,
             ),
-        })
+        }
     }
 
     fn find(&self, name: &str) -> Result<&BuiltTool, ErrorData> {
@@ -261,7 +270,8 @@ impl ServerHandler for ToolServer {
         request: CallToolRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let arguments = request.arguments.unwrap_or_default();
-        self.call(&request.name, arguments).await.map(Into::into)
+        let tool = self.find(&request.name)?;
+        let input = CallInput::new(request.arguments.unwrap_or_default());
+        Ok(self.run(tool, input).await.into())
     }
 }
