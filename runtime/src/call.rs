@@ -31,7 +31,7 @@ impl CallInput {
 }
 
 /// What a call of a tool ends with.
-type Outcome = Result<ToolReply, Failure>;
+pub(crate) type Outcome = Result<ToolReply, Failure>;
 
 /// The future of one tool call: a sync tool's thread, an async tool's own future, or
 /// an outcome known before the tool ran (its arguments failed). Only async tools box.
@@ -59,11 +59,11 @@ impl std::fmt::Debug for State {
 }
 
 impl ToolFuture {
-    /// The outcome, if the call ended before any tool code ran (its arguments failed);
+    /// The failure, if the call ended before any tool code ran (its arguments failed);
     /// otherwise `None`, and the call is to be awaited.
-    pub(crate) fn ended(&mut self) -> Option<Outcome> {
+    pub(crate) fn ended(&mut self) -> Option<Failure> {
         match &mut self.state {
-            State::Ready(failure) => Some(Err(failure.take()?)),
+            State::Ready(failure) => failure.take(),
             State::Blocking(_) | State::Async(_) => None,
         }
     }
