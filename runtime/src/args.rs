@@ -25,6 +25,7 @@ pub struct ArgReader<'a> {
 }
 
 impl<'a> ArgReader<'a> {
+    #[inline]
     pub fn new(input: &'a CallInput, params: &'static [ParamSpec]) -> Self {
         let args = input.args();
         Self {
@@ -35,19 +36,23 @@ impl<'a> ArgReader<'a> {
         }
     }
 
+    // The reads are inlined into each tool's adapter, where the parameter's index,
+    // name and decoder are constants: a lookup becomes a compare with a known key.
+
     /// A parameter without default: absent (or `null`) is a fault.
+    #[inline]
     pub fn required<T>(&mut self, index: usize, ty: ParamType<T>) -> Option<T> {
         match self.take(index) {
             Some(value) => self.decode(index, value, ty),
             None => {
-                let fault = Fault::Missing(self.params[index].name.to_owned());
-                self.faults.push((index, fault));
+                self.missing(index);
                 None
             }
         }
     }
 
     /// An `Option<T>` parameter: absent and `null` are `None`.
+    #[inline]
     pub fn optional<T>(&mut self, index: usize, ty: ParamType<T>) -> Option<Option<T>> {
         match self.take(index) {
             Some(value) => self.decode(index, value, ty).map(Some),
@@ -56,6 +61,7 @@ impl<'a> ArgReader<'a> {
     }
 
     /// A parameter with `#[arg(default = ...)]`.
+    #[inline]
     pub fn defaulted<T>(
         &mut self,
         index: usize,
@@ -95,9 +101,19 @@ impl<'a> ArgReader<'a> {
     }
 
     /// Ends reading: unknown arguments become faults; any fault fails the call.
-    pub fn finish(mut self) -> Result<(), Failure> {
-        let params = self.params;
+    #[inline]
+    pub fn finish(self) -> Result<(), Failure> {
         // Keys are distinct: when each was read by a parameter, none is unknown.
+        if self.faults.is_empty() && self.found == self.args.len() {
+            return Ok(());
+        }
+        self.fail()
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn fail(mut self) -> Result<(), Failure> {
+        let params = self.params;
         let unread = if self.found == self.args.len() {
             None
         } else {
@@ -124,6 +140,14 @@ impl<'a> ArgReader<'a> {
         )))
     }
 
+    #[cold]
+    #[inline(never)]
+    fn missing(&mut self, index: usize) {
+        let fault = Fault::Missing(self.params[index].name.to_owned());
+        self.faults.push((index, fault));
+    }
+
+    #[inline]
     fn take(&mut self, index: usize) -> Option<&'a Value> {
         let name = self.params[index].name;
         // A call has few arguments: comparing their keys beats hashing the name.
@@ -139,6 +163,7 @@ impl<'a> ArgReader<'a> {
         (!value.is_null()).then_some(value)
     }
 
+    #[inline]
     fn decode<T>(&mut self, index: usize, value: &'a Value, ty: ParamType<T>) -> Option<T> {
         match (ty.decode)(value) {
             Ok(decoded) => Some(decoded),
@@ -149,6 +174,8 @@ impl<'a> ArgReader<'a> {
         }
     }
 
+    #[cold]
+    #[inline(never)]
     fn fault_from_serde(&mut self, index: usize, path: &serde_path_to_error::Path, message: &str) {
         let name = self.params[index].name;
         let at = join_path(name, path);

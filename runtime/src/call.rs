@@ -5,7 +5,6 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use futures::FutureExt as _;
 use serde_json::{Map, Value};
 
 use crate::failure::Failure;
@@ -25,13 +24,14 @@ impl CallInput {
     }
 
     /// The call's arguments, as sent.
+    #[inline]
     pub fn args(&self) -> &Map<String, Value> {
         &self.args
     }
 }
 
 /// What a call of a tool ends with.
-type Outcome = Result<ToolReply, Failure>;
+pub(crate) type Outcome = Result<ToolReply, Failure>;
 
 /// The future of one tool call: a sync tool's thread, an async tool's own future, or
 /// an outcome known before the tool ran (its arguments failed). Only async tools box.
@@ -42,7 +42,8 @@ pub struct ToolFuture {
 }
 
 enum State {
-    Ready(Option<Outcome>),
+    /// Only a failure ends a call before its tool runs; kept small, as every call moves it.
+    Ready(Option<Failure>),
     Blocking(tokio::task::JoinHandle<Outcome>),
     Async(Pin<Box<dyn Future<Output = Outcome> + Send>>),
 }
@@ -57,16 +58,25 @@ impl std::fmt::Debug for State {
     }
 }
 
+impl ToolFuture {
+    /// The failure, if the call ended before any tool code ran (its arguments failed);
+    /// otherwise `None`, and the call is to be awaited.
+    pub(crate) fn ended(&mut self) -> Option<Failure> {
+        match &mut self.state {
+            State::Ready(failure) => failure.take(),
+            State::Blocking(_) | State::Async(_) => None,
+        }
+    }
+}
+
 impl Future for ToolFuture {
     type Output = Outcome;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Outcome> {
         match &mut self.state {
-            State::Ready(outcome) => Poll::Ready(outcome.take().unwrap_or_else(|| {
-                Err(Failure::internal(
-                    "the call was polled after it ended".to_owned(),
-                ))
-            })),
+            State::Ready(failure) => Poll::Ready(Err(failure.take().unwrap_or_else(|| {
+                Failure::internal("the call was polled after it ended".to_owned())
+            }))),
             State::Blocking(thread) => Pin::new(thread).poll(cx).map(|joined| {
                 joined.unwrap_or_else(|_| {
                     Err(Failure::internal(
@@ -98,9 +108,8 @@ pub fn async_reply<R: 'static, F>(convert: fn(R) -> Outcome, run: F) -> ToolFutu
 where
     F: Future<Output = R> + Send + 'static,
 {
-    let future = panics::Guarded::new(run).map(move |outcome| outcome.and_then(convert));
     ToolFuture {
-        state: State::Async(Box::pin(future)),
+        state: State::Async(Box::pin(panics::Guarded::new(run, convert))),
     }
 }
 
@@ -108,6 +117,6 @@ where
 #[doc(hidden)]
 pub fn fail(failure: Failure) -> ToolFuture {
     ToolFuture {
-        state: State::Ready(Some(Err(failure))),
+        state: State::Ready(Some(failure)),
     }
 }

@@ -48,25 +48,28 @@ pub(crate) fn catch<R>(run: impl FnOnce() -> R) -> Result<R, Failure> {
 }
 
 pin_project_lite::pin_project! {
-    /// An async tool's future, polled with the flag set and its panics caught.
-    pub(crate) struct Guarded<F> {
+    /// An async tool's future, polled with the flag set and its panics caught, and its
+    /// output converted once it is ready: one future where a combinator would nest two.
+    pub(crate) struct Guarded<F: Future, T> {
         #[pin]
         future: F,
+        convert: fn(F::Output) -> Result<T, Failure>,
         done: bool,
     }
 }
 
-impl<F> Guarded<F> {
-    pub(crate) fn new(future: F) -> Self {
+impl<F: Future, T> Guarded<F, T> {
+    pub(crate) fn new(future: F, convert: fn(F::Output) -> Result<T, Failure>) -> Self {
         Self {
             future,
+            convert,
             done: false,
         }
     }
 }
 
-impl<F: Future> Future for Guarded<F> {
-    type Output = Result<F::Output, Failure>;
+impl<F: Future, T> Future for Guarded<F, T> {
+    type Output = Result<T, Failure>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.project();
@@ -77,7 +80,7 @@ impl<F: Future> Future for Guarded<F> {
         let future = this.future;
         match catch(|| future.poll(cx)) {
             Ok(Poll::Pending) => Poll::Pending,
-            Ok(Poll::Ready(value)) => Poll::Ready(Ok(value)),
+            Ok(Poll::Ready(value)) => Poll::Ready((this.convert)(value)),
             Err(failure) => {
                 *this.done = true;
                 Poll::Ready(Err(failure))

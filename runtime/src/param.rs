@@ -118,13 +118,23 @@ impl<T> std::fmt::Debug for ParamType<T> {
 }
 
 /// Decodes one argument; on failure, where in it and serde's message.
+#[inline]
 fn decode_value<T: DeserializeOwned>(
     value: &Value,
 ) -> Result<T, (serde_path_to_error::Path, String)> {
     // The fast path decodes without tracking paths; only a failure pays for them.
-    if let Ok(decoded) = T::deserialize(value) {
-        return Ok(decoded);
+    match T::deserialize(value) {
+        Ok(decoded) => Ok(decoded),
+        Err(_) => decode_tracked(value),
     }
+}
+
+/// Decodes a failed argument again, tracking where in it serde stopped.
+#[cold]
+#[inline(never)]
+fn decode_tracked<T: DeserializeOwned>(
+    value: &Value,
+) -> Result<T, (serde_path_to_error::Path, String)> {
     serde_path_to_error::deserialize::<_, T>(value).map_err(|error| {
         let path = error.path().clone();
         (path, error.into_inner().to_string())

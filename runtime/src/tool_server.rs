@@ -13,7 +13,7 @@ use rmcp::{RoleServer, ServerHandler, ServiceExt};
 use serde_json::Value;
 
 use crate::bridge;
-use crate::call::CallInput;
+use crate::call::{CallInput, Outcome, ToolFuture};
 use crate::error::{CallError, ServerError};
 use crate::failure::Failure;
 use crate::failure_report::{self, Detail};
@@ -205,16 +205,25 @@ impl ToolServer {
         name: &str,
         arguments: serde_json::Map<String, Value>,
     ) -> Result<CallToolResult, CallError> {
-        let tool = self.find(name)?;
-        let input = CallInput::new(arguments);
-        let running = (tool.entry.spec().call)(&input);
-        let outcome = match self.shared.timeout {
-            Some(limit) => tokio::time::timeout(limit, running)
-                .await
-                .unwrap_or(Err(Failure::Timeout(limit))),
-            None => running.await,
+        let Some(tool) = self.find(name) else {
+            return Err(self.unknown_tool(name));
         };
-        Ok(match outcome {
+        let input = CallInput::new(arguments);
+        let mut running = (tool.entry.spec().call)(&input);
+        if let Some(failure) = running.ended() {
+            return Ok(self.answer(tool, Err(failure), &input));
+        }
+        let outcome = match self.shared.timeout {
+            Some(limit) => timed(limit, &mut running).await,
+            None => (&mut running).await,
+        };
+        Ok(self.answer(tool, outcome, &input))
+    }
+
+    /// The reply to a call that ended with `outcome`.
+    #[inline]
+    fn answer(&self, tool: &BuiltTool, outcome: Outcome, input: &CallInput) -> CallToolResult {
+        match outcome {
             Ok(reply) => tool.reply(reply),
             Err(failure) => bridge::error_result(failure_report::failure(
                 tool.entry.name(),
@@ -222,10 +231,11 @@ impl ToolServer {
                 input.args(),
                 self.shared.detail,
             )),
-        })
+        }
     }
 
-    fn find(&self, name: &str) -> Result<&BuiltTool, CallError> {
+    #[inline]
+    fn find(&self, name: &str) -> Option<&BuiltTool> {
         let index = &self.shared.index;
         // A few names compare fastest one by one; many, by halves.
         let found = if index.len() <= 16 {
@@ -233,10 +243,12 @@ impl ToolServer {
         } else {
             index.binary_search_by(|(known, _)| (*known).cmp(name)).ok()
         };
-        match found {
-            Some(found) => Ok(&self.shared.tools[index[found].1]),
-            None => Err(unknown_tool(name, index.iter().map(|(known, _)| *known))),
-        }
+        self.shared.tools.get(index.get(found?)?.1)
+    }
+
+    #[cold]
+    fn unknown_tool(&self, name: &str) -> CallError {
+        unknown_tool(name, self.shared.index.iter().map(|(known, _)| *known))
     }
 }
 
@@ -283,7 +295,7 @@ impl ServerHandler for ToolServer {
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.find(name).ok().map(|t| t.tool.clone())
+        self.find(name).map(|t| t.tool.clone())
     }
 
     async fn call_tool(
@@ -291,10 +303,27 @@ impl ServerHandler for ToolServer {
         request: CallToolRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let arguments = request.arguments.unwrap_or_default();
-        match self.run(&request.name, arguments).await {
-            Ok(result) => Ok(result.into()),
-            Err(error) => Err(bridge::error_data(error)),
+        // As `call`, inline: a call that ended before its tool ran awaits no future.
+        let Some(tool) = self.find(&request.name) else {
+            return Err(bridge::error_data(self.unknown_tool(&request.name)));
+        };
+        let input = CallInput::new(request.arguments.unwrap_or_default());
+        let mut running = (tool.entry.spec().call)(&input);
+        if let Some(failure) = running.ended() {
+            return Ok(self.answer(tool, Err(failure), &input).into());
         }
+        let outcome = match self.shared.timeout {
+            Some(limit) => timed(limit, &mut running).await,
+            None => (&mut running).await,
+        };
+        Ok(self.answer(tool, outcome, &input).into())
     }
+}
+
+/// A running call, ended by `limit` if it takes longer. Boxed, so that the timer's
+/// state does not weigh on calls without one.
+async fn timed(limit: Duration, running: &mut ToolFuture) -> Outcome {
+    Box::pin(tokio::time::timeout(limit, running))
+        .await
+        .unwrap_or(Err(Failure::Timeout(limit)))
 }
