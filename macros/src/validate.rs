@@ -141,11 +141,36 @@ fn output(sig: &Signature) -> Output {
         ReturnType::Default => Output {
             ty: syn::parse_quote!(()),
             span: sig.ident.span(),
+            result: None,
         },
         ReturnType::Type(_, ty) => Output {
             ty: (**ty).clone(),
             span: ty.span(),
+            result: result_parts(ty),
         },
+    }
+}
+
+/// `T` and `E` of a type written `Result<T, E>` (any path ending in `Result` with two
+/// type arguments); an alias such as `io::Result<T>` hides them and is probed whole.
+fn result_parts(ty: &Type) -> Option<(Type, Type)> {
+    let Type::Path(path) = ty else { return None };
+    let last = path.path.segments.last()?;
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    let mut types = args.args.iter().map(|arg| match arg {
+        syn::GenericArgument::Type(ty) => Some(ty.clone()),
+        _ => None,
+    });
+    match (
+        last.ident == "Result",
+        types.next(),
+        types.next(),
+        types.next(),
+    ) {
+        (true, Some(Some(value)), Some(Some(error)), None) => Some((value, error)),
+        _ => None,
     }
 }
 
@@ -155,7 +180,7 @@ fn name(parsed: &parse::Tool, errors: &mut Errors) -> String {
     match &parsed.args.name {
         Some(lit) => {
             let name = lit.value();
-            if let Some(problem) = name_problem(&name, "write") {
+            if let Some(problem) = explicit_name_problem(&name) {
                 errors.push(syn::Error::new_spanned(lit, problem));
             }
             name

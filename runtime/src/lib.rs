@@ -72,8 +72,9 @@ pub mod __private {
     pub use crate::call::{CallInput, ToolFuture, async_reply, fail, sync_reply};
     pub use crate::failure::Failure;
     pub use crate::output::{
-        ContentKind, ContentResultKind, ErrorResultKind, OutputSpec, Probe, ResultKind,
-        StructuredKind, ToolReply,
+        ContentKind, ContentResultKind, ContentValueKind, DisplayErrorKind, ErrorResultKind,
+        OutputSpec, Probe, ResultKind, StdErrorKind, StructuredKind, StructuredValueKind,
+        ToolReply,
     };
     pub use crate::param::{Bound, ParamSpec, ParamType, Pattern, param_type, schema_for};
     pub use crate::registry::ToolSpec;
