@@ -80,6 +80,10 @@ pub enum ServerError {
         /// A "did you mean" clause, or empty.
         suggestion: String,
     },
+    /// The async runtime that [`Server::run_stdio`](crate::Server::run_stdio) serves on
+    /// could not be started.
+    #[error("could not start the async runtime: {0}")]
+    Runtime(#[source] std::io::Error),
     /// The transport failed to start or broke down.
     #[error("the MCP session failed: {0}")]
     Transport(String),

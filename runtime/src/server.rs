@@ -109,9 +109,46 @@ impl Server {
         Ok(ToolServer::new(entries, info, self.detail, self.timeout))
     }
 
-    /// Builds the server and serves it over stdin and stdout until the client leaves.
+    /// Builds the server and serves it over stdin and stdout until the client leaves,
+    /// from a program that runs its own async runtime. Unless the program has set up
+    /// logging, it is set up as [`logging::init`](crate::logging::init) does it.
+    ///
+    /// ```no_run
+    /// #[tokio::main]
+    /// async fn main() -> Result<(), mcp_tool::ServerError> {
+    ///     mcp_tool::Server::from_registry("line-counter", env!("CARGO_PKG_VERSION"))
+    ///         .serve_stdio()
+    ///         .await
+    /// }
+    /// ```
     pub async fn serve_stdio(self) -> Result<(), ServerError> {
-        self.build()?.serve_stdio().await
+        crate::logging::init_unless_set();
+        let (name, version) = (self.name.clone(), self.version.clone());
+        let server = self.build()?;
+        tracing::info!(server = %name, version = %version, "serving over stdio");
+        server.serve_stdio().await
+    }
+
+    /// Builds the server and serves it over stdin and stdout until the client leaves, on
+    /// an async runtime of its own: a plain `fn main` can serve, and the program's
+    /// `Cargo.toml` need not name `tokio`. Async tools run on that runtime's one thread,
+    /// plain `fn` tools on its blocking thread pool, as with
+    /// [`serve_stdio`](Self::serve_stdio), which it calls.
+    ///
+    /// ```no_run
+    /// fn main() -> Result<(), mcp_tool::ServerError> {
+    ///     mcp_tool::Server::from_registry("line-counter", env!("CARGO_PKG_VERSION")).run_stdio()
+    /// }
+    /// ```
+    pub fn run_stdio(self) -> Result<(), ServerError> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(ServerError::Runtime)?;
+        let served = runtime.block_on(self.serve_stdio());
+        // A sync tool past its timeout may still run: the process ends without it.
+        runtime.shutdown_background();
+        served
     }
 
     /// The entries `only` keeps; an error if it names an unknown tool or keeps none.
