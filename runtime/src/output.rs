@@ -102,7 +102,27 @@ impl IntoContent for CallToolResult {
     }
 }
 
-/// Values a tool returns as structured output.
+/// Values a tool returns as structured output: any `serde::Serialize +
+/// schemars::JsonSchema` type, through a blanket implementation.
+///
+/// ```
+/// use schemars::JsonSchema;
+/// use serde::Serialize;
+///
+/// /// How many lines and words a text has.
+/// #[derive(Serialize, JsonSchema)]
+/// struct Counts {
+///     lines: usize,
+///     words: usize,
+/// }
+///
+/// /// Counts the lines and the words of a text.
+/// #[mcp_tool::mcp_tool]
+/// fn count(text: String) -> Counts {
+///     Counts { lines: text.lines().count(), words: text.split_whitespace().count() }
+/// }
+/// # assert_eq!(count("a b".into()).words, 2);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from a tool",
     label = "this return type needs `Serialize` and `JsonSchema`",
