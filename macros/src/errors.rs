@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 
 /// How each key is written, for darling's messages about a malformed value.
 const USAGE: &[(&str, &str)] = &[
-    ("name", "name = \"snake_case_name\""),
+    ("name", "name = \"tool_name\""),
     ("description", "description = \"...\""),
     ("title", "title = \"...\""),
     ("read_only", "read_only` or `read_only = false"),

@@ -281,6 +281,36 @@ fn output_fn(tool: &Tool, names: &Names) -> TokenStream {
     let p = names.private();
     let output = &names.output;
     let ty = &tool.output.ty;
+    if let Some((value, error)) = &tool.output.result {
+        // Each half probed on its own tokens: a missing trait is reported on its type.
+        let (value_span, error_span) = (value.span(), error.span());
+        let value = quote_spanned!(value_span=> (&&#p::Probe::<#value>::new()).__mcp_value());
+        let error = quote_spanned!(error_span=> (&&#p::Probe::<#error>::new()).__mcp_error());
+        let (v, e, g) = (
+            names.value.clone(),
+            names.failure.clone(),
+            names.generator.clone(),
+        );
+        let schema = quote_spanned!(value_span=> #value.schema(#g));
+        let convert = quote_spanned!(value_span=> #value.convert(#v));
+        let fail = quote_spanned!(error_span=> #error.fail(#e));
+        return quote! {
+            fn #output() -> #p::OutputSpec<#ty> {
+                #[allow(unused_imports)]
+                use #p::{
+                    ContentValueKind as _, DisplayErrorKind as _, StdErrorKind as _,
+                    StructuredValueKind as _,
+                };
+                #p::OutputSpec {
+                    schema: |#g| #schema,
+                    convert: |#v| match #v {
+                        ::core::result::Result::Ok(#v) => #convert,
+                        ::core::result::Result::Err(#e) => ::core::result::Result::Err(#fail),
+                    },
+                }
+            }
+        };
+    }
     quote_spanned! {tool.output.span=>
         fn #output() -> #p::OutputSpec<#ty> {
             #[allow(unused_imports)]

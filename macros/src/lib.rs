@@ -4,6 +4,7 @@
 //! One stage per module, each using only the ones before it: `parse` reads the attribute
 //! and the function as written; `validate` reports every mistake at once and turns what
 //! passes into a `model::Tool`; `expand` writes that model out.
+#![deny(missing_docs)]
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
 mod errors;
@@ -17,7 +18,8 @@ use quote::quote;
 
 use crate::errors::Errors;
 
-/// Turns a plain function into an MCP tool; see the `mcp-tool` crate's documentation.
+/// Implemented by the `mcp-tool-macros` crate: depend on `mcp-tool`, which re-exports
+/// this attribute with its full reference.
 #[proc_macro_attribute]
 pub fn mcp_tool(args: TokenStream, item: TokenStream) -> TokenStream {
     tool(args.into(), item.into()).into()

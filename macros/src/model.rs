@@ -35,6 +35,8 @@ pub(crate) struct Output {
     pub(crate) ty: Type,
     /// Where errors about the return type point: the type, or the function's name.
     pub(crate) span: Span,
+    /// `T` and `E` of a return type written `Result<T, E>`, whose errors point at each.
+    pub(crate) result: Option<(Type, Type)>,
 }
 
 /// One parameter: one argument of the tool.

@@ -141,11 +141,36 @@ fn output(sig: &Signature) -> Output {
         ReturnType::Default => Output {
             ty: syn::parse_quote!(()),
             span: sig.ident.span(),
+            result: None,
         },
         ReturnType::Type(_, ty) => Output {
             ty: (**ty).clone(),
             span: ty.span(),
+            result: result_parts(ty),
         },
+    }
+}
+
+/// `T` and `E` of a type written `Result<T, E>` (any path ending in `Result` with two
+/// type arguments); an alias such as `io::Result<T>` hides them and is probed whole.
+fn result_parts(ty: &Type) -> Option<(Type, Type)> {
+    let Type::Path(path) = ty else { return None };
+    let last = path.path.segments.last()?;
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    let mut types = args.args.iter().map(|arg| match arg {
+        syn::GenericArgument::Type(ty) => Some(ty.clone()),
+        _ => None,
+    });
+    match (
+        last.ident == "Result",
+        types.next(),
+        types.next(),
+        types.next(),
+    ) {
+        (true, Some(Some(value)), Some(Some(error)), None) => Some((value, error)),
+        _ => None,
     }
 }
 
@@ -155,7 +180,7 @@ fn name(parsed: &parse::Tool, errors: &mut Errors) -> String {
     match &parsed.args.name {
         Some(lit) => {
             let name = lit.value();
-            if let Some(problem) = name_problem(&name, "write") {
+            if let Some(problem) = explicit_name_problem(&name) {
                 errors.push(syn::Error::new_spanned(lit, problem));
             }
             name
@@ -163,7 +188,7 @@ fn name(parsed: &parse::Tool, errors: &mut Errors) -> String {
         None => {
             let name = sig.ident.to_string();
             let name = name.strip_prefix("r#").unwrap_or(&name).to_owned();
-            if let Some(problem) = name_problem(&name, "rename the function") {
+            if let Some(problem) = function_name_problem(&name) {
                 errors.push(syn::Error::new_spanned(
                     &sig.ident,
                     format!("{problem}, or set the tool's name with `#[mcp_tool(name = \"...\")]`"),
@@ -199,36 +224,66 @@ fn description(parsed: &parse::Tool, errors: &mut Errors) -> String {
     }
 }
 
-/// The longest name clients accept.
-const MAX_NAME_LEN: usize = 64;
+/// The longest tool name the MCP specification allows.
+const MAX_NAME_LEN: usize = 128;
 
-/// What is wrong with a tool name, and how to fix it (`fix` names the edit).
-fn name_problem(name: &str, fix: &str) -> Option<String> {
-    if is_valid_name(name) {
-        return None;
+/// What is wrong with a name given as `name = "..."`: the specification's rule, 1 to 128
+/// characters from `A-Z`, `a-z`, `0-9`, `_`, `-` and `.`.
+fn explicit_name_problem(name: &str) -> Option<String> {
+    if name.is_empty() {
+        return Some(
+            "a tool's name cannot be empty: write one, or leave `name` out to use \
+                     the function's name"
+                .to_owned(),
+        );
     }
-    let snake = name.to_snake_case();
-    if name.len() > MAX_NAME_LEN && (snake == name || !is_valid_name(&snake)) {
+    if let Some(bad) = name.chars().find(|&c| !is_name_char(c)) {
+        let bad = if bad.is_whitespace() {
+            "a space".to_owned()
+        } else {
+            format!("`{bad}`")
+        };
         return Some(format!(
-            "a tool's name has at most {MAX_NAME_LEN} characters, and `{name}` has {}: shorten it",
-            name.len()
+            "a tool's name may hold only ASCII letters, digits, `_`, `-` and `.`, and `{name}` \
+             holds {bad}: remove it or replace it with `_` or `-`"
         ));
     }
-    let suggestion = if is_valid_name(&snake) {
-        format!(": {fix} `{snake}`")
+    too_long(name)
+}
+
+fn is_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')
+}
+
+fn too_long(name: &str) -> Option<String> {
+    (name.len() > MAX_NAME_LEN).then(|| {
+        format!(
+            "a tool's name has at most {MAX_NAME_LEN} characters, and `{name}` has {}: shorten it",
+            name.len()
+        )
+    })
+}
+
+/// What is wrong with a function's name as a tool name: Rust's own snake_case, within the
+/// specification's length.
+fn function_name_problem(name: &str) -> Option<String> {
+    if is_snake_case(name) {
+        return too_long(name);
+    }
+    let snake = name.to_snake_case();
+    let suggestion = if is_snake_case(&snake) {
+        format!(": rename the function `{snake}`")
     } else {
         String::new()
     };
     Some(format!(
-        "a tool's name must be snake_case (lowercase letters, digits and `_`), and `{name}` is \
-         not{suggestion}"
+        "a function's name must be snake_case to name a tool (lowercase letters, digits and \
+         `_`), and `{name}` is not{suggestion}"
     ))
 }
 
-fn is_valid_name(name: &str) -> bool {
-    !name.is_empty()
-        && name.len() <= MAX_NAME_LEN
-        && name.starts_with(|c: char| c.is_ascii_lowercase())
+fn is_snake_case(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_lowercase())
         && name
             .chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')

@@ -3,6 +3,7 @@
 //! ```text
 //! cargo run --example file_search -- --root ~/projects   # serve over stdin and stdout
 //! cargo run --example file_search -- --list-tools        # print the tools and exit
+//! cargo run --example file_search -- --list-tools --markdown   # the README's table
 //! ```
 //!
 //! Three tools: `search` walks the tree and keeps the entries whose attributes match a
@@ -31,11 +32,12 @@ const USAGE: &str = "\
 file_search: an MCP server that finds files under a root directory with CEL filters,
 served over stdin and stdout.
 
-Usage: file_search [--root DIR] [--list-tools]
+Usage: file_search [--root DIR] [--list-tools [--markdown]]
 
 Options:
   --root DIR     the directory to search; defaults to the current directory
   --list-tools   print the tools with their input schemas as JSON, then exit
+  --markdown     with --list-tools: print a Markdown table of names and descriptions
   -h, --help     print this help";
 
 const INSTRUCTIONS: &str = "\
@@ -49,18 +51,21 @@ the details of one file.";
 struct Options {
     root: PathBuf,
     list_tools: bool,
+    markdown: bool,
 }
 
 fn parse_options() -> Result<Option<Options>, lexopt::Error> {
     let mut options = Options {
         root: PathBuf::from("."),
         list_tools: false,
+        markdown: false,
     };
     let mut args = lexopt::Parser::from_env();
     while let Some(arg) = args.next()? {
         match arg {
             lexopt::Arg::Long("root") => options.root = args.value()?.into(),
             lexopt::Arg::Long("list-tools") => options.list_tools = true,
+            lexopt::Arg::Long("markdown") => options.markdown = true,
             lexopt::Arg::Short('h') | lexopt::Arg::Long("help") => return Ok(None),
             other => return Err(other.unexpected()),
         }
@@ -94,14 +99,37 @@ async fn main() -> anyhow::Result<()> {
 
     let server = mcp_tool::Server::from_registry("file-search", env!("CARGO_PKG_VERSION"))
         .instructions(INSTRUCTIONS);
+    if options.list_tools && options.markdown {
+        print!("{}", tools_markdown());
+        return Ok(());
+    }
     if options.list_tools {
         println!("{}", serde_json::to_string_pretty(server.build()?.tools())?);
         return Ok(());
     }
-    // Stdout carries the protocol: masked records go to stderr, at `RUST_LOG` (default warn).
-    mcp_tool::logging::init().map_err(anyhow::Error::from_boxed)?;
+    // Stdout carries the protocol; the server logs to stderr, masked, at `RUST_LOG`.
     server.serve_stdio().await?;
     Ok(())
+}
+
+/// The README's table of tools, from the registry, in the order of their definitions.
+fn tools_markdown() -> String {
+    let line = |entry: &mcp_tool::ToolEntry| {
+        let location = entry.location();
+        let line = location
+            .rsplit(':')
+            .next()
+            .and_then(|l| l.parse::<u32>().ok());
+        line.unwrap_or(u32::MAX)
+    };
+    let mut tools = mcp_tool::registered();
+    tools.sort_by_key(|entry| line(entry));
+    let mut table = String::from("| tool | what it does |\n|---|---|\n");
+    for entry in tools {
+        let description = entry.description().replace('|', "\\|").replace('\n', " ");
+        table.push_str(&format!("| `{}` | {description} |\n", entry.name()));
+    }
+    table
 }
 
 // ---------------------------------------------------------------------------

@@ -3,7 +3,16 @@
 
 use crate::param::Bound;
 
-/// Numbers that `#[arg(range(...))]` can bound.
+/// Numbers that `#[arg(range(...))]` can bound: every primitive integer and float.
+///
+/// ```
+/// /// Returns the square of a number from 0 to 1000.
+/// #[mcp_tool::mcp_tool]
+/// fn square(#[arg(range(min = 0, max = 1000))] n: u32) -> u32 {
+///     n * n
+/// }
+/// # assert_eq!(square(3), 9);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`range` applies to numeric parameters, and `{Self}` is not a number",
     label = "not a number",
@@ -51,6 +60,15 @@ macro_rules! range_float {
 range_float!(f32, f64);
 
 /// Strings and collections that `#[arg(length(...))]` can bound.
+///
+/// ```
+/// /// Joins from 1 to 10 words with spaces.
+/// #[mcp_tool::mcp_tool]
+/// fn join(#[arg(length(min = 1, max = 10))] words: Vec<String>) -> String {
+///     words.join(" ")
+/// }
+/// # assert_eq!(join(vec!["a".into(), "b".into()]), "a b");
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`length` applies to strings and collections, and `{Self}` is neither",
     label = "has no length",
@@ -99,6 +117,15 @@ impl<T> LengthArg for std::collections::BTreeSet<T> {
 }
 
 /// Strings that `#[arg(pattern = "...")]` can match.
+///
+/// ```
+/// /// Returns a greeting for a lowercase name.
+/// #[mcp_tool::mcp_tool]
+/// fn greet(#[arg(pattern = "^[a-z]+$")] name: String) -> String {
+///     format!("Hello, {name}!")
+/// }
+/// # assert_eq!(greet("ada".into()), "Hello, ada!");
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`pattern` applies to string parameters, and `{Self}` is not a string",
     label = "not a string",

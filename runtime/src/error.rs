@@ -10,6 +10,22 @@ use std::fmt;
 /// still passes through masking before it leaves the server. Any other error
 /// type that implements [`Display`](fmt::Display) may be returned as well; it is
 /// treated as an internal error of the tool.
+///
+/// ```
+/// use mcp_tool::{ToolError, mcp_tool};
+///
+/// /// Returns the `index`-th line of a text, counting from 0.
+/// #[mcp_tool]
+/// fn line(text: String, index: usize) -> Result<String, ToolError> {
+///     let count = text.lines().count();
+///     text.lines().nth(index).map(str::to_owned).ok_or_else(|| {
+///         ToolError::new(format!("the text has {count} lines: ask for an index below {count}"))
+///     })
+/// }
+///
+/// assert_eq!(line("a\nb".into(), 1), Ok("b".to_owned()));
+/// assert_eq!(line("a\nb".into(), 5).unwrap_err().message(), "the text has 2 lines: ask for an index below 2");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolError {
     message: Cow<'static, str>,
@@ -17,6 +33,11 @@ pub struct ToolError {
 
 impl ToolError {
     /// A tool error with the given message for the model.
+    ///
+    /// ```
+    /// let error = mcp_tool::ToolError::new("no file named `report.csv` under the root");
+    /// assert_eq!(error.to_string(), "no file named `report.csv` under the root");
+    /// ```
     pub fn new(message: impl Into<Cow<'static, str>>) -> Self {
         Self {
             message: message.into(),
@@ -24,6 +45,11 @@ impl ToolError {
     }
 
     /// The message, as written by the tool (before masking).
+    ///
+    /// ```
+    /// let error = mcp_tool::ToolError::from("the limit must be below 100");
+    /// assert_eq!(error.message(), "the limit must be below 100");
+    /// ```
     pub fn message(&self) -> &str {
         &self.message
     }
@@ -49,7 +75,16 @@ impl From<&'static str> for ToolError {
     }
 }
 
-/// Why a server could not be built or could not keep serving.
+/// Why a server could not be built or could not keep serving. Its message says what
+/// to do; `main` may return it as it is.
+///
+/// ```
+/// # /// Returns its input unchanged.
+/// # #[mcp_tool::mcp_tool]
+/// # fn echo(text: String) -> String { text }
+/// let error = mcp_tool::Server::from_registry("echo", "1.0.0").only(["ecko"]).build().unwrap_err();
+/// assert!(matches!(error, mcp_tool::ServerError::UnknownToolName { .. }));
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ServerError {
@@ -80,6 +115,10 @@ pub enum ServerError {
         /// A "did you mean" clause, or empty.
         suggestion: String,
     },
+    /// The async runtime that [`Server::run_stdio`](crate::Server::run_stdio) serves on
+    /// could not be started.
+    #[error("could not start the async runtime: {0}")]
+    Runtime(#[source] std::io::Error),
     /// The transport failed to start or broke down.
     #[error("the MCP session failed: {0}")]
     Transport(String),

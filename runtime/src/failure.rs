@@ -30,7 +30,20 @@ pub enum Failure {
     Timeout(std::time::Duration),
 }
 
-/// Error types a tool may return in `Err`.
+/// Error types a tool may return in `Err`: every type that implements
+/// [`Display`](std::fmt::Display), through a blanket implementation. A
+/// [`ToolError`](crate::ToolError)'s message is written for the model; any other error
+/// is an internal error of the tool, masked, and hidden entirely with
+/// [`Server::hide_internal_errors`](crate::Server::hide_internal_errors).
+///
+/// ```
+/// /// Returns the number a text holds.
+/// #[mcp_tool::mcp_tool]
+/// fn parse(text: String) -> Result<i64, std::num::ParseIntError> {
+///     text.trim().parse()
+/// }
+/// # assert_eq!(parse(" 42 ".into()), Ok(42));
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool's error type",
     label = "this error type does not implement `Display`",

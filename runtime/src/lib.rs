@@ -1,5 +1,74 @@
-#![doc = include_str!("../../README.md")]
+//! Write a [Model Context Protocol](https://modelcontextprotocol.io) tool in Rust as a
+//! plain function.
+//!
+//! One attribute, [`#[mcp_tool]`](macro@mcp_tool), generates the tool's JSON schema, its
+//! argument parsing and validation, its error reporting and its registration; a
+//! [`Server`] gathers every registered tool and serves it to any MCP client, over
+//! [`rmcp`](https://docs.rs/rmcp), the official Rust SDK.
+//!
+//! # A complete server
+//!
+//! With `cargo add mcp-tool schemars serde --features serde/derive`, this is a whole
+//! `main.rs`:
+//!
+//! ```no_run
+//! use mcp_tool::{Server, ServerError, ToolError, mcp_tool};
+//! use schemars::JsonSchema;
+//! use serde::Serialize;
+//!
+//! /// How many lines and words a text has.
+//! #[derive(Serialize, JsonSchema)]
+//! struct Counts {
+//!     /// The number of lines.
+//!     lines: usize,
+//!     /// The number of words.
+//!     words: usize,
+//! }
+//!
+//! /// Counts the lines and the words of a text, stopping after `max_lines` lines if given.
+//! #[mcp_tool(read_only)]
+//! fn count_words(
+//!     /// The text to count.
+//!     text: String,
+//!     /// Stop after this many lines. Defaults to no limit.
+//!     #[arg(range(min = 1, max = 1_000_000))]
+//!     max_lines: Option<usize>,
+//! ) -> Result<Counts, ToolError> {
+//!     if text.is_empty() {
+//!         return Err(ToolError::new("the text is empty: send at least one character"));
+//!     }
+//!     let lines: Vec<&str> = text.lines().take(max_lines.unwrap_or(usize::MAX)).collect();
+//!     let words = lines.iter().map(|line| line.split_whitespace().count()).sum();
+//!     Ok(Counts { lines: lines.len(), words })
+//! }
+//!
+//! fn main() -> Result<(), ServerError> {
+//!     Server::from_registry("hello-mcp", env!("CARGO_PKG_VERSION")).run_stdio()
+//! }
+//! ```
+//!
+//! The binary is an MCP server on stdin and stdout: point the
+//! [MCP Inspector](https://github.com/modelcontextprotocol/inspector)
+//! (`npx @modelcontextprotocol/inspector target/debug/hello-mcp`) or Claude Desktop at it.
+//! `count_words` stays an ordinary function.
+//!
+//! # Where to read on
+//!
+//! - [`#[mcp_tool]`](macro@mcp_tool): every key of the attribute and of `#[arg(...)]`,
+//!   the parameter and return types it accepts, and its compile errors.
+//! - [`Server`]: which tools to serve, with which options; [`Server::run_stdio`] and
+//!   [`Server::serve_stdio`] to serve them.
+//! - [`ToolError`]: failing with a message written for the model. Every message that
+//!   leaves the server passes through [`masking::mask_failure`] first: credentials
+//!   become `***`, absolute paths their file's name.
+//! - [`logging`]: the server's log channel on stderr, masked, set up by default.
+//! - [`testing::TestClient`]: a real client over an in-memory session, for a tool's tests.
+//! - [`link!`]: keeping the tools of a dependency crate that nothing else references.
+//!
+//! The [repository's README](https://github.com/mcp-tool/mcp-tool#readme) has the guide,
+//! the example server and the benchmarks.
 #![cfg_attr(docsrs, feature(doc_cfg))]
+#![deny(missing_docs)]
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
 mod args;
@@ -25,6 +94,7 @@ pub mod testing;
 mod tool_server;
 mod wire;
 
+#[doc = include_str!("attribute.md")]
 pub use mcp_tool_macros::mcp_tool;
 
 pub use crate::constraint::{LengthArg, PatternArg, RangeArg};
@@ -84,6 +154,11 @@ macro_rules! link {
     };
 }
 
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
+
 /// What generated code uses. Not a public API: it changes without notice.
 #[doc(hidden)]
 pub mod __private {
@@ -97,8 +172,9 @@ pub mod __private {
     pub use crate::call::{CallInput, ToolFuture, async_reply, fail, sync_reply};
     pub use crate::failure::Failure;
     pub use crate::output::{
-        ContentKind, ContentResultKind, ErrorResultKind, OutputSpec, Probe, ResultKind,
-        StructuredKind, ToolReply,
+        ContentKind, ContentResultKind, ContentValueKind, DisplayErrorKind, ErrorResultKind,
+        OutputSpec, Probe, ResultKind, StdErrorKind, StructuredKind, StructuredValueKind,
+        ToolReply,
     };
     pub use crate::param::{Bound, ParamSpec, ParamType, Pattern, param_type, schema_for};
     pub use crate::registry::ToolSpec;

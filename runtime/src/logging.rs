@@ -1,11 +1,17 @@
 //! The log channel of a server: records go to stderr (stdout carries the protocol
 //! over stdio), every record passes through [`mask_credentials`], and `rmcp`'s own
-//! records of raw messages (at `DEBUG` and `TRACE`, with the arguments as sent) stay
-//! out unless asked for by name.
+//! records below `warn` (its session details, and at `DEBUG` and `TRACE` every message
+//! as received, arguments and all) stay out unless asked for by name.
+//!
+//! [`Server::serve_stdio`](crate::Server::serve_stdio) and
+//! [`Server::run_stdio`](crate::Server::run_stdio) set this channel up themselves when
+//! the program has installed no `tracing` subscriber of its own, so a server logs its
+//! start and every failed call with no code at all. Call [`init`] to set it up earlier,
+//! or install any subscriber (wrapping its writer in [`Masked`]) to choose otherwise:
 //!
 //! ```no_run
 //! # fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-//! mcp_tool::logging::init()?; // `RUST_LOG` chooses the level; `warn` by default
+//! mcp_tool::logging::init()?; // `RUST_LOG` chooses the level; `info` by default
 //! # Ok(())
 //! # }
 //! ```
@@ -17,33 +23,73 @@ use tracing_subscriber::fmt::MakeWriter;
 
 use crate::masking::mask_credentials;
 
+/// What the channel logs when `RUST_LOG` is unset or empty.
+const DEFAULT_DIRECTIVES: &str = "info";
+
 /// Installs the global subscriber: masked records on stderr, filtered by `RUST_LOG`
-/// (default `warn`) as [`filter`] reads it.
+/// (default `info`) as [`filter`] reads it. An error when a subscriber is already set
+/// or `RUST_LOG` does not parse.
+///
+/// ```
+/// # fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+/// mcp_tool::logging::init()?;
+/// tracing::info!("ready");
+/// // A second subscriber is refused.
+/// assert!(mcp_tool::logging::init().is_err());
+/// # Ok(())
+/// # }
+/// ```
 pub fn init() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let directives = std::env::var("RUST_LOG").unwrap_or_default();
+    install(filter(&directives)?)
+}
+
+/// [`init`], unless the program has installed a subscriber of its own; a `RUST_LOG` that
+/// does not parse is reported once and the default level used.
+pub(crate) fn init_unless_set() {
+    if tracing::dispatcher::has_been_set() {
+        return;
+    }
+    let directives = std::env::var("RUST_LOG").unwrap_or_default();
+    let filter = filter(&directives).unwrap_or_else(|error| {
+        eprintln!("RUST_LOG ignored, it does not parse ({error}); logging at `info`");
+        EnvFilter::new(format!("{DEFAULT_DIRECTIVES},rmcp=warn"))
+    });
+    // Another thread may have installed one since: theirs stays.
+    let _ = install(filter);
+}
+
+fn install(filter: EnvFilter) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     tracing_subscriber::fmt()
         .with_writer(Masked::new(io::stderr))
         .with_ansi(false)
-        .with_env_filter(filter(&directives)?)
+        .with_env_filter(filter)
         .try_init()
 }
 
-/// A filter from `RUST_LOG`-style directives (`warn` when empty) that keeps `rmcp` at
-/// `info` or above unless the directives name `rmcp` themselves: below `info`, rmcp
-/// records every message as received, arguments and all.
+/// A filter from `RUST_LOG`-style directives (`info` when empty) that keeps `rmcp` at
+/// `warn` or above unless the directives name `rmcp` themselves: below `warn`, rmcp
+/// records its session's details, and below `info` every message as received,
+/// arguments and all.
+///
+/// ```
+/// let filter = mcp_tool::logging::filter("debug").unwrap();
+/// assert_eq!(filter.to_string(), "rmcp=warn,debug");
+/// ```
 pub fn filter(directives: &str) -> Result<EnvFilter, tracing_subscriber::filter::ParseError> {
     let mut directives = if directives.trim().is_empty() {
-        "warn".to_owned()
+        DEFAULT_DIRECTIVES.to_owned()
     } else {
         directives.to_owned()
     };
     if !directives.contains("rmcp") {
-        directives.push_str(",rmcp=info");
+        directives.push_str(",rmcp=warn");
     }
     EnvFilter::try_new(directives)
 }
 
-/// A [`MakeWriter`] whose records lose their credentials before they are written.
+/// A [`MakeWriter`] whose records lose their credentials before they are written; see
+/// [`Masked::new`] for an example.
 #[derive(Debug, Clone)]
 pub struct Masked<M> {
     inner: M,
@@ -51,6 +97,15 @@ pub struct Masked<M> {
 
 impl<M> Masked<M> {
     /// Masks what `inner` would write.
+    ///
+    /// ```
+    /// let subscriber = tracing_subscriber::fmt()
+    ///     .with_writer(mcp_tool::logging::Masked::new(std::io::stderr))
+    ///     .finish();
+    /// tracing::subscriber::with_default(subscriber, || {
+    ///     tracing::warn!("login failed: password=hunter2"); // written as `password=***`
+    /// });
+    /// ```
     pub fn new(inner: M) -> Self {
         Self { inner }
     }
@@ -67,7 +122,8 @@ impl<'a, M: MakeWriter<'a>> MakeWriter<'a> for Masked<M> {
     }
 }
 
-/// One record, held until it is complete so that masking sees all of it.
+/// One record, held until it is complete so that masking sees all of it; what
+/// [`Masked`] makes, never built by hand.
 #[derive(Debug)]
 pub struct MaskedRecord<W: Write> {
     buffer: Vec<u8>,

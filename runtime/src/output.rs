@@ -116,7 +116,27 @@ impl IntoContent for ToolResult {
     }
 }
 
-/// Values a tool returns as structured output.
+/// Values a tool returns as structured output: any `serde::Serialize +
+/// schemars::JsonSchema` type, through a blanket implementation.
+///
+/// ```
+/// use schemars::JsonSchema;
+/// use serde::Serialize;
+///
+/// /// How many lines and words a text has.
+/// #[derive(Serialize, JsonSchema)]
+/// struct Counts {
+///     lines: usize,
+///     words: usize,
+/// }
+///
+/// /// Counts the lines and the words of a text.
+/// #[mcp_tool::mcp_tool]
+/// fn count(text: String) -> Counts {
+///     Counts { lines: text.lines().count(), words: text.split_whitespace().count() }
+/// }
+/// # assert_eq!(count("a b".into()).words, 2);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be returned from a tool",
     label = "this return type needs `Serialize` and `JsonSchema`",
@@ -283,5 +303,136 @@ impl<T> StructuredKind<T> for Probe<T> {
             schema: some_schema::<T>,
             convert: structured::<T>,
         }
+    }
+}
+
+// A return type written `Result<T, E>` takes two ladders instead of the one above: `T`
+// and `E` are probed apart, each call spanned on its own type, so a missing trait is
+// reported on the type that lacks it. Generated code converts through the markers the
+// probes return; their methods repeat the probe's bound at the probe's span, which
+// rustc reports once.
+
+/// The value of a `Result` is content.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct ContentValue<T>(PhantomData<fn() -> T>);
+
+impl<T> ContentValue<T> {
+    pub fn schema(&self, _: &mut SchemaGenerator) -> Option<Schema> {
+        None
+    }
+
+    pub fn convert(&self, value: T) -> Result<ToolReply, Failure>
+    where
+        T: IntoContent,
+    {
+        content(value)
+    }
+}
+
+/// The value of a `Result` is structured output.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct StructuredValue<T>(PhantomData<fn() -> T>);
+
+impl<T> StructuredValue<T> {
+    pub fn schema(&self, generator: &mut SchemaGenerator) -> Option<Schema>
+    where
+        T: ToolOutput,
+    {
+        some_schema::<T>(generator)
+    }
+
+    pub fn convert(&self, value: T) -> Result<ToolReply, Failure>
+    where
+        T: ToolOutput,
+    {
+        structured(value)
+    }
+}
+
+/// The error of a `Result` is a `std::error::Error`, whose sources are logged.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct StdError<E>(PhantomData<fn() -> E>);
+
+impl<E> StdError<E> {
+    pub fn fail(&self, error: E) -> Failure
+    where
+        E: std::error::Error + 'static,
+    {
+        Failure::from_error(error)
+    }
+}
+
+/// The error of a `Result` is only `Display`.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct DisplayError<E>(PhantomData<fn() -> E>);
+
+impl<E> DisplayError<E> {
+    pub fn fail(&self, error: E) -> Failure
+    where
+        E: IntoFailure,
+    {
+        error.into_failure()
+    }
+}
+
+/// Value rung 0: content.
+#[doc(hidden)]
+pub trait ContentValueKind<T> {
+    fn __mcp_value(&self) -> ContentValue<T>;
+}
+
+impl<T: IntoContent> ContentValueKind<T> for &Probe<T> {
+    fn __mcp_value(&self) -> ContentValue<T> {
+        ContentValue(PhantomData)
+    }
+}
+
+/// Value rung 1: structured output, the bound checked on the method.
+#[doc(hidden)]
+pub trait StructuredValueKind<T> {
+    fn __mcp_value(&self) -> StructuredValue<T>
+    where
+        T: ToolOutput;
+}
+
+impl<T> StructuredValueKind<T> for Probe<T> {
+    fn __mcp_value(&self) -> StructuredValue<T>
+    where
+        T: ToolOutput,
+    {
+        StructuredValue(PhantomData)
+    }
+}
+
+/// Error rung 0: a `std::error::Error`.
+#[doc(hidden)]
+pub trait StdErrorKind<E> {
+    fn __mcp_error(&self) -> StdError<E>;
+}
+
+impl<E: std::error::Error + 'static> StdErrorKind<E> for &Probe<E> {
+    fn __mcp_error(&self) -> StdError<E> {
+        StdError(PhantomData)
+    }
+}
+
+/// Error rung 1: any `Display`, the bound checked on the method.
+#[doc(hidden)]
+pub trait DisplayErrorKind<E> {
+    fn __mcp_error(&self) -> DisplayError<E>
+    where
+        E: IntoFailure;
+}
+
+impl<E> DisplayErrorKind<E> for Probe<E> {
+    fn __mcp_error(&self) -> DisplayError<E>
+    where
+        E: IntoFailure,
+    {
+        DisplayError(PhantomData)
     }
 }

@@ -74,7 +74,29 @@ impl Pattern {
     }
 }
 
-/// Types a tool parameter may have.
+/// Types a tool parameter may have: any `serde::Deserialize + schemars::JsonSchema`
+/// type, through a blanket implementation.
+///
+/// ```
+/// use schemars::JsonSchema;
+/// use serde::Deserialize;
+///
+/// /// A span of lines.
+/// #[derive(Deserialize, JsonSchema)]
+/// struct Span {
+///     /// The first line, from 1.
+///     start: u32,
+///     /// The last line, included.
+///     end: u32,
+/// }
+///
+/// /// Returns how many lines a span covers.
+/// #[mcp_tool::mcp_tool]
+/// fn span_length(span: Span) -> u32 {
+///     span.end.saturating_sub(span.start) + 1
+/// }
+/// # assert_eq!(span_length(Span { start: 2, end: 4 }), 3);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool parameter",
     label = "a tool parameter needs `Deserialize` and `JsonSchema`",

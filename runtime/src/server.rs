@@ -36,6 +36,15 @@ pub struct Server {
 
 impl Server {
     /// A server over every tool registered with `#[mcp_tool]` in this program.
+    ///
+    /// ```standalone_crate
+    /// # /// Returns its input unchanged.
+    /// # #[mcp_tool::mcp_tool]
+    /// # fn echo(text: String) -> String { text }
+    /// let server = mcp_tool::Server::from_registry("echo", "1.0.0").build()?;
+    /// # drop(server);
+    /// # Ok::<(), mcp_tool::ServerError>(())
+    /// ```
     pub fn from_registry(name: impl Into<String>, version: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -50,6 +59,16 @@ impl Server {
     }
 
     /// A server over the given tools only.
+    ///
+    /// ```standalone_crate
+    /// # /// Returns its input unchanged.
+    /// # #[mcp_tool::mcp_tool]
+    /// # fn echo(text: String) -> String { text }
+    /// let echo = mcp_tool::registered().into_iter().filter(|tool| tool.name() == "echo");
+    /// let server = mcp_tool::Server::from_tools("echo", "1.0.0", echo).build()?;
+    /// # drop(server);
+    /// # Ok::<(), mcp_tool::ServerError>(())
+    /// ```
     pub fn from_tools(
         name: impl Into<String>,
         version: impl Into<String>,
@@ -63,6 +82,12 @@ impl Server {
     }
 
     /// Instructions for the client on how to use this server's tools.
+    ///
+    /// ```
+    /// let server = mcp_tool::Server::from_registry("file-search", "1.0.0")
+    ///     .instructions("Call `list_attributes` before writing a `search` filter.");
+    /// # drop(server);
+    /// ```
     pub fn instructions(mut self, instructions: impl Into<String>) -> Self {
         self.instructions = Some(instructions.into());
         self
@@ -72,6 +97,11 @@ impl Server {
     /// ``tool `name` failed: internal error (error id …)``, and the log record with
     /// the detail carries the same id. Messages of [`ToolError`](crate::ToolError)s
     /// and argument errors, written for the model, still pass (masked).
+    ///
+    /// ```
+    /// let server = mcp_tool::Server::from_registry("billing", "1.0.0").hide_internal_errors(true);
+    /// # drop(server);
+    /// ```
     pub fn hide_internal_errors(mut self, hide: bool) -> Self {
         self.detail = if hide { Detail::Hidden } else { Detail::Masked };
         self
@@ -80,6 +110,13 @@ impl Server {
     /// Fails a call that runs longer than `limit`. An async tool's future is dropped
     /// then; a sync tool runs on its own thread, which cannot be stopped: it runs to
     /// its end and its result is dropped.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    ///
+    /// let server = mcp_tool::Server::from_registry("search", "1.0.0").timeout(Duration::from_secs(30));
+    /// # drop(server);
+    /// ```
     pub fn timeout(mut self, limit: Duration) -> Self {
         self.timeout = Some(limit);
         self
@@ -87,6 +124,18 @@ impl Server {
 
     /// Serves only the tools with these names; naming a tool that does not exist
     /// is an error when the server is built.
+    ///
+    /// ```standalone_crate
+    /// # /// Returns its input unchanged.
+    /// # #[mcp_tool::mcp_tool]
+    /// # fn echo(text: String) -> String { text }
+    /// let server = mcp_tool::Server::from_registry("echo", "1.0.0").only(["echo"]).build()?;
+    /// # drop(server);
+    ///
+    /// let unknown = mcp_tool::Server::from_registry("echo", "1.0.0").only(["ecko"]).build();
+    /// assert!(unknown.unwrap_err().to_string().contains("did you mean `echo`?"));
+    /// # Ok::<(), mcp_tool::ServerError>(())
+    /// ```
     pub fn only<I, S>(mut self, names: I) -> Self
     where
         I: IntoIterator<Item = S>,
@@ -96,7 +145,17 @@ impl Server {
         self
     }
 
-    /// Validates the tools and computes every schema, once.
+    /// Validates the tools and computes every schema, once: two tools with one name, or
+    /// no tools at all, are an error that says what to do.
+    ///
+    /// ```standalone_crate
+    /// # /// Returns its input unchanged.
+    /// # #[mcp_tool::mcp_tool]
+    /// # fn echo(text: String) -> String { text }
+    /// let server = mcp_tool::Server::from_registry("echo", "1.0.0").build()?;
+    /// # drop(server);
+    /// # Ok::<(), mcp_tool::ServerError>(())
+    /// ```
     pub fn build(self) -> Result<ToolServer, ServerError> {
         crate::panics::install_hook();
         let entries = self.selected()?;
@@ -109,9 +168,46 @@ impl Server {
         Ok(ToolServer::new(entries, info, self.detail, self.timeout))
     }
 
-    /// Builds the server and serves it over stdin and stdout until the client leaves.
+    /// Builds the server and serves it over stdin and stdout until the client leaves,
+    /// from a program that runs its own async runtime. Unless the program has set up
+    /// logging, it is set up as [`logging::init`](crate::logging::init) does it.
+    ///
+    /// ```no_run
+    /// #[tokio::main]
+    /// async fn main() -> Result<(), mcp_tool::ServerError> {
+    ///     mcp_tool::Server::from_registry("line-counter", env!("CARGO_PKG_VERSION"))
+    ///         .serve_stdio()
+    ///         .await
+    /// }
+    /// ```
     pub async fn serve_stdio(self) -> Result<(), ServerError> {
-        self.build()?.serve_stdio().await
+        crate::logging::init_unless_set();
+        let (name, version) = (self.name.clone(), self.version.clone());
+        let server = self.build()?;
+        tracing::info!(server = %name, version = %version, "serving over stdio");
+        server.serve_stdio().await
+    }
+
+    /// Builds the server and serves it over stdin and stdout until the client leaves, on
+    /// an async runtime of its own: a plain `fn main` can serve, and the program's
+    /// `Cargo.toml` need not name `tokio`. Async tools run on that runtime's one thread,
+    /// plain `fn` tools on its blocking thread pool, as with
+    /// [`serve_stdio`](Self::serve_stdio), which it calls.
+    ///
+    /// ```no_run
+    /// fn main() -> Result<(), mcp_tool::ServerError> {
+    ///     mcp_tool::Server::from_registry("line-counter", env!("CARGO_PKG_VERSION")).run_stdio()
+    /// }
+    /// ```
+    pub fn run_stdio(self) -> Result<(), ServerError> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(ServerError::Runtime)?;
+        let served = runtime.block_on(self.serve_stdio());
+        // A sync tool past its timeout may still run: the process ends without it.
+        runtime.shutdown_background();
+        served
     }
 
     /// The entries `only` keeps; an error if it names an unknown tool or keeps none.

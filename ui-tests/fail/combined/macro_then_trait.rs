@@ -5,7 +5,7 @@ use mcp_tool::mcp_tool;
 // reports only the name; the `range` error comes once the name is fixed (see
 // `constraints/range_on_string`), never a wave of errors from half-generated code.
 /// Greets someone by name.
-#[mcp_tool(name = "Greet")]
+#[mcp_tool(name = "greet!")]
 fn greet(#[arg(range(min = 1, max = 64))] name: String) -> String {
     format!("Hello, {name}!")
 }

@@ -1,9 +1,0 @@
-use mcp_tool::mcp_tool;
-
-/// Reads a text file and returns its contents.
-#[mcp_tool(name = "ReadFile")]
-fn read_file(path: String) -> String {
-    path
-}
-
-fn main() {}
