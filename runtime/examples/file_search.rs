@@ -394,10 +394,45 @@ impl Entry {
                 attribute_names()
             ))),
             Err(error) => Err(ToolError::new(format!(
-                "`filter` failed on `{}`: {error}",
-                self.path
+                "`filter` failed on `{}`: {}",
+                self.path,
+                evaluation_error(&error)
             ))),
         }
+    }
+}
+
+/// What went wrong in evaluating a filter, in words for the model (CEL's own messages
+/// print some values in Rust's debug notation).
+fn evaluation_error(error: &ExecutionError) -> String {
+    match error {
+        ExecutionError::FunctionError { function, .. } if function == "timestamp" => {
+            "`timestamp(...)` needs an RFC 3339 text such as \"2026-01-31T12:00:00Z\"".into()
+        }
+        ExecutionError::FunctionError { function, .. } if function == "duration" => {
+            "`duration(...)` needs a text such as \"90s\" or \"1h30m\"".into()
+        }
+        ExecutionError::DivisionByZero(_) | ExecutionError::RemainderByZero(_) => {
+            "division by zero".into()
+        }
+        ExecutionError::IndexOutOfBounds(index) => {
+            format!("index {} is out of bounds", index_text(index))
+        }
+        ExecutionError::ValuesNotComparable(left, right)
+        | ExecutionError::UnsupportedBinaryOperator(_, left, right) => format!(
+            "a {} and a {} do not go together there",
+            left.type_of(),
+            right.type_of()
+        ),
+        other => other.to_string(),
+    }
+}
+
+fn index_text(index: &Value) -> String {
+    match index {
+        Value::Int(i) => i.to_string(),
+        Value::UInt(u) => u.to_string(),
+        other => other.type_of().to_string(),
     }
 }
 

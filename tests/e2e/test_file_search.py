@@ -219,6 +219,22 @@ async def test_a_filter_over_an_unknown_attribute_or_not_a_boolean_is_refused(co
         await still_serves(client)
 
 
+@pytest.mark.parametrize(
+    ("filter_", "expected"),
+    [
+        ('modified > timestamp("yesterday")', '`timestamp(...)` needs an RFC 3339 text such as "2026-01-31T12:00:00Z"'),
+        ('duration("x") > duration("1s")', '`duration(...)` needs a text such as "90s" or "1h30m"'),
+        ("size / 0 > 1", "division by zero"),
+        ("[1][5] == 1", "index 5 is out of bounds"),
+    ],
+)
+async def test_an_evaluation_error_is_told_in_words_not_debug_output(connect, filter_: str, expected: str):
+    async with connect() as client:
+        text = error_text(await client.call_tool("search", {"filter": filter_}))
+        assert text == f"tool `search` failed: `filter` failed on `README.txt`: {expected}", text
+        await still_serves(client)
+
+
 # Filters that once exhausted the evaluator's stack and killed the process (exit 134).
 CRASH_FILTERS = [
     "a" + "[0]" * 2000,
