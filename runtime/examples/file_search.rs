@@ -641,6 +641,14 @@ fn parse(source: &str) -> Result<Program, ToolError> {
     })
 }
 
+/// Text the client sent, cut to `chars` characters (with `…`) where a message echoes it.
+fn clipped(text: &str, chars: usize) -> String {
+    match text.char_indices().nth(chars) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_owned(),
+    }
+}
+
 /// Resolves a path given relative to the root, refusing anything that leads outside it.
 fn resolve(argument: &str, path: &str) -> Result<PathBuf, ToolError> {
     let outside = || {
@@ -671,7 +679,7 @@ fn resolve(argument: &str, path: &str) -> Result<PathBuf, ToolError> {
     let resolved = full.canonicalize().map_err(|_| {
         ToolError::new(format!(
             "`{argument}`: nothing named `{}` under the root; `search` lists what is there",
-            relative.display()
+            clipped(&relative.display().to_string(), 200)
         ))
     })?;
     // A symbolic link may still lead elsewhere.

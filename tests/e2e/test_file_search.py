@@ -317,6 +317,14 @@ async def test_a_missing_file_is_named_relative_to_the_root(connect, tree: Path)
         await still_serves(client)
 
 
+async def test_a_long_missing_path_is_clipped_where_it_is_echoed(connect):
+    async with connect() as client:
+        long = "d/" * 100_000 + "x.txt"
+        text = error_text(await client.call_tool("read_attributes", {"path": long}))
+        assert text == f"tool `read_attributes` failed: `path`: nothing named `{long[:200]}…` under the root; `search` lists what is there"
+        await still_serves(client)
+
+
 # --- protocol errors -----------------------------------------------------------------
 
 
