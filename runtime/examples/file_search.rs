@@ -15,7 +15,8 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::OnceLock;
 
 use anyhow::Context as _;
-use cel::{Context, ExecutionError, Program, Value};
+use cel::common::ast::{EntryExpr, Expr, MapExpr, StructExpr};
+use cel::{Context, ExecutionError, IdedExpr, Program, Value};
 use chrono::{DateTime, FixedOffset, SecondsFormat, Utc};
 use mcp_tool::{ToolError, mcp_tool};
 use schemars::JsonSchema;
@@ -393,10 +394,45 @@ impl Entry {
                 attribute_names()
             ))),
             Err(error) => Err(ToolError::new(format!(
-                "`filter` failed on `{}`: {error}",
-                self.path
+                "`filter` failed on `{}`: {}",
+                self.path,
+                evaluation_error(&error)
             ))),
         }
+    }
+}
+
+/// What went wrong in evaluating a filter, in words for the model (CEL's own messages
+/// print some values in Rust's debug notation).
+fn evaluation_error(error: &ExecutionError) -> String {
+    match error {
+        ExecutionError::FunctionError { function, .. } if function == "timestamp" => {
+            "`timestamp(...)` needs an RFC 3339 text such as \"2026-01-31T12:00:00Z\"".into()
+        }
+        ExecutionError::FunctionError { function, .. } if function == "duration" => {
+            "`duration(...)` needs a text such as \"90s\" or \"1h30m\"".into()
+        }
+        ExecutionError::DivisionByZero(_) | ExecutionError::RemainderByZero(_) => {
+            "division by zero".into()
+        }
+        ExecutionError::IndexOutOfBounds(index) => {
+            format!("index {} is out of bounds", index_text(index))
+        }
+        ExecutionError::ValuesNotComparable(left, right)
+        | ExecutionError::UnsupportedBinaryOperator(_, left, right) => format!(
+            "a {} and a {} do not go together there",
+            left.type_of(),
+            right.type_of()
+        ),
+        other => other.to_string(),
+    }
+}
+
+fn index_text(index: &Value) -> String {
+    match index {
+        Value::Int(i) => i.to_string(),
+        Value::UInt(u) => u.to_string(),
+        other => other.type_of().to_string(),
     }
 }
 
@@ -471,8 +507,123 @@ fn attribute_names() -> String {
     names.join(", ")
 }
 
-/// Compiles a filter; a syntax error names the `filter` argument and where it went wrong.
+/// The longest filter accepted, in bytes: room for any real filter, too little for
+/// the pathological ones.
+const MAX_FILTER_BYTES: usize = 1_000;
+
+/// The deepest nesting of brackets (and runs of `!` or `-`) a filter may have: CEL's
+/// parser recurses on each, with large frames.
+const MAX_FILTER_BRACKETS: usize = 12;
+
+/// The deepest nesting a filter may have (each operator, member access, index and call
+/// is a level). CEL evaluates a filter recursively, so an unbounded one could exhaust
+/// the thread's stack and take the whole process down; a tool must bound the cost of
+/// what it runs before it runs it.
+const MAX_FILTER_DEPTH: usize = 32;
+
+/// Compiles a filter; a syntax error names the `filter` argument and where it went
+/// wrong, and a filter too long or too deep is refused before it is parsed or run.
 fn compile(source: &str) -> Result<Program, ToolError> {
+    if source.len() > MAX_FILTER_BYTES {
+        return Err(ToolError::new(format!(
+            "`filter` is {} bytes long; at most {MAX_FILTER_BYTES} are allowed: write a \
+             shorter expression",
+            source.len()
+        )));
+    }
+    if brackets_over(source, MAX_FILTER_BRACKETS) {
+        return Err(ToolError::new(format!(
+            "`filter` nests brackets (or repeats `!` or `-`) more than \
+             {MAX_FILTER_BRACKETS} deep: write a flatter expression"
+        )));
+    }
+    let program = parse(source)?;
+    if depth_over(program.expression(), MAX_FILTER_DEPTH) {
+        return Err(ToolError::new(format!(
+            "`filter` nests more than {MAX_FILTER_DEPTH} levels deep (operators, member \
+             accesses, indexes and calls each add one): write a flatter expression"
+        )));
+    }
+    Ok(program)
+}
+
+/// Whether a filter's text nests brackets, or repeats the prefix operators `!` and
+/// `-`, deeper than `limit`, outside string literals: checked before parsing, since
+/// the parser recurses on each.
+fn brackets_over(source: &str, limit: usize) -> bool {
+    let (mut depth, mut prefixes) = (0usize, 0usize);
+    let mut quote: Option<char> = None;
+    let mut chars = source.chars();
+    while let Some(c) = chars.next() {
+        if let Some(open) = quote {
+            match c {
+                '\\' => {
+                    chars.next();
+                }
+                c if c == open => quote = None,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' | '\'' => quote = Some(c),
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            '!' | '-' => prefixes += 1,
+            c if c.is_whitespace() => continue,
+            _ => prefixes = 0,
+        }
+        if depth > limit || prefixes > limit {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether an expression nests deeper than `limit`. Walks with a stack of its own, so
+/// that measuring a deep expression cannot exhaust the thread's stack either.
+fn depth_over(root: &IdedExpr, limit: usize) -> bool {
+    let mut pending = vec![(root, 1)];
+    while let Some((node, depth)) = pending.pop() {
+        if depth > limit {
+            return true;
+        }
+        let below = depth + 1;
+        match &node.expr {
+            Expr::Call(call) => {
+                pending.extend(call.target.iter().map(|target| (&**target, below)));
+                pending.extend(call.args.iter().map(|arg| (arg, below)));
+            }
+            Expr::Comprehension(loop_) => pending.extend(
+                [
+                    &loop_.iter_range,
+                    &loop_.accu_init,
+                    &loop_.loop_cond,
+                    &loop_.loop_step,
+                    &loop_.result,
+                ]
+                .map(|part| (part, below)),
+            ),
+            Expr::List(list) => pending.extend(list.elements.iter().map(|e| (e, below))),
+            Expr::Map(MapExpr { entries }) | Expr::Struct(StructExpr { entries, .. }) => {
+                for entry in entries {
+                    match &entry.expr {
+                        EntryExpr::MapEntry(pair) => {
+                            pending.extend([(&pair.key, below), (&pair.value, below)]);
+                        }
+                        EntryExpr::StructField(field) => pending.push((&field.value, below)),
+                    }
+                }
+            }
+            Expr::Select(select) => pending.push((&select.operand, below)),
+            Expr::Ident(_) | Expr::Literal(_) | Expr::Unspecified => {}
+        }
+    }
+    false
+}
+
+/// Parses a filter; a syntax error names the `filter` argument and where it went wrong.
+fn parse(source: &str) -> Result<Program, ToolError> {
     Program::compile(source).map_err(|errors| {
         let detail = errors
             .errors
@@ -488,6 +639,14 @@ fn compile(source: &str) -> Result<Program, ToolError> {
             attribute_names()
         ))
     })
+}
+
+/// Text the client sent, cut to `chars` characters (with `…`) where a message echoes it.
+fn clipped(text: &str, chars: usize) -> String {
+    match text.char_indices().nth(chars) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_owned(),
+    }
 }
 
 /// Resolves a path given relative to the root, refusing anything that leads outside it.
@@ -520,7 +679,7 @@ fn resolve(argument: &str, path: &str) -> Result<PathBuf, ToolError> {
     let resolved = full.canonicalize().map_err(|_| {
         ToolError::new(format!(
             "`{argument}`: nothing named `{}` under the root; `search` lists what is there",
-            relative.display()
+            clipped(&relative.display().to_string(), 200)
         ))
     })?;
     // A symbolic link may still lead elsewhere.

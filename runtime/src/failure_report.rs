@@ -69,6 +69,7 @@ pub(crate) fn failure(
     };
     let mut arguments = Value::Object(args.clone());
     masking::mask_json_credentials(&mut arguments);
+    clip_for_log(&mut arguments);
     let caused_by: Vec<String> = sources
         .iter()
         .map(|source| masking::mask_credentials(source).into_owned())
@@ -82,6 +83,46 @@ pub(crate) fn failure(
         masking::mask_credentials(&log)
     );
     masking::mask_failure(&client).into_owned()
+}
+
+/// The longest string value, and the longest key, a log record shows whole: the
+/// arguments are the client's text, which may be megabytes.
+const LOGGED_CHARS: usize = 256;
+const LOGGED_KEY_CHARS: usize = 64;
+
+/// Cuts long strings and keys of logged arguments (with `…`). An explicit stack, as in
+/// masking: a value built in code may nest deeper than the call stack allows.
+fn clip_for_log(value: &mut Value) {
+    let mut pending = vec![value];
+    while let Some(value) = pending.pop() {
+        match value {
+            Value::String(text) => clip(text, LOGGED_CHARS),
+            Value::Array(items) => pending.extend(items.iter_mut()),
+            Value::Object(map) => {
+                if map
+                    .keys()
+                    .any(|key| key.chars().nth(LOGGED_KEY_CHARS).is_some())
+                {
+                    *map = std::mem::take(map)
+                        .into_iter()
+                        .map(|(mut key, child)| {
+                            clip(&mut key, LOGGED_KEY_CHARS);
+                            (key, child)
+                        })
+                        .collect();
+                }
+                pending.extend(map.values_mut());
+            }
+            _ => {}
+        }
+    }
+}
+
+fn clip(text: &mut String, chars: usize) {
+    if let Some((end, _)) = text.char_indices().nth(chars) {
+        text.truncate(end);
+        text.push('…');
+    }
 }
 
 fn seconds(limit: Duration) -> String {

@@ -1,22 +1,83 @@
 //! Newline-delimited JSON-RPC over a pair of byte streams (stdio, a pipe, a socket),
 //! as an `rmcp` [`Transport`]: each line is read once and decoded once (see [`wire`]);
-//! what does not decode, and a line over [`MAX_LINE`], is answered here, and the
-//! session goes on.
+//! what does not decode, and a line over the size limit, is answered here, and the
+//! session goes on. At the end of the input, the calls still running are given a
+//! grace period to finish, so that their replies are written.
 
+use std::collections::HashSet;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::time::Duration;
 
 use rmcp::RoleServer;
-use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
+use rmcp::model::{
+    ClientJsonRpcMessage, ClientNotification, JsonRpcMessage, RequestId, ServerJsonRpcMessage,
+};
 use rmcp::transport::Transport;
 use tokio::io::{AsyncBufReadExt as _, AsyncRead, AsyncWrite, AsyncWriteExt as _, BufReader};
-use tokio::sync::Mutex;
+use tokio::sync::{Mutex, Notify};
+use tokio::time::Instant;
 
-use crate::wire::{self, Inbound};
+use crate::wire::{self, Handshake, Inbound};
 
-/// The longest line read; a longer one is refused and skipped.
-pub(crate) const MAX_LINE: usize = 16 * 1024 * 1024;
+/// How much a session accepts, and how long it waits for running calls at the end.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Limits {
+    /// The longest message read, in bytes; a longer one is refused and skipped.
+    pub(crate) max_message: usize,
+    /// How long calls still running at the end of the input may take to finish.
+    pub(crate) grace: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_message: 4 * 1024 * 1024,
+            grace: Duration::from_secs(30),
+        }
+    }
+}
+
+/// The requests read and not answered yet.
+#[derive(Debug, Default)]
+struct InFlight {
+    ids: std::sync::Mutex<HashSet<RequestId>>,
+    answered: Notify,
+}
+
+impl InFlight {
+    fn ids(&self) -> std::sync::MutexGuard<'_, HashSet<RequestId>> {
+        // A panic while the lock was held cannot leave the set half-changed.
+        self.ids
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Notes a request read, or a request the client cancelled (no reply will come).
+    fn read(&self, message: &ClientJsonRpcMessage) {
+        match message {
+            JsonRpcMessage::Request(request) => {
+                self.ids().insert(request.id.clone());
+            }
+            JsonRpcMessage::Notification(notification) => {
+                if let ClientNotification::CancelledNotification(cancelled) =
+                    &notification.notification
+                    && let Some(id) = &cancelled.params.request_id
+                {
+                    self.done(id);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn done(&self, id: &RequestId) {
+        if self.ids().remove(id) {
+            self.answered.notify_one();
+        }
+    }
+}
 
 type Writing = Pin<Box<dyn Future<Output = std::io::Result<()>> + Send>>;
 
@@ -30,6 +91,11 @@ pub(crate) struct LineTransport<R, W> {
     /// A reply of ours being written; kept here for the same reason.
     replying: Option<Writing>,
     output: Arc<Mutex<W>>,
+    limits: Limits,
+    handshake: Handshake,
+    in_flight: Arc<InFlight>,
+    /// When the input ended, the end of the grace period.
+    closing: Option<Instant>,
 }
 
 impl<R, W> LineTransport<R, W>
@@ -37,18 +103,46 @@ where
     R: AsyncRead + Unpin + Send,
     W: AsyncWrite + Unpin + Send + 'static,
 {
-    pub(crate) fn new(input: R, output: W) -> Self {
+    pub(crate) fn new(input: R, output: W, limits: Limits) -> Self {
         Self {
             input: BufReader::new(input),
             line: Vec::new(),
             skipping: false,
             replying: None,
             output: Arc::new(Mutex::new(output)),
+            limits,
+            handshake: Handshake::default(),
+            in_flight: Arc::default(),
+            closing: None,
+        }
+    }
+
+    /// At the end of the input: waits until every request read has its reply, or the
+    /// grace period is over. Cancel-safe: the deadline is kept on the transport.
+    async fn drain(&mut self) {
+        let deadline = *self
+            .closing
+            .get_or_insert_with(|| Instant::now() + self.limits.grace);
+        loop {
+            let running = self.in_flight.ids().len();
+            if running == 0 {
+                return;
+            }
+            let answered = self.in_flight.answered.notified();
+            if tokio::time::timeout_at(deadline, answered).await.is_err() {
+                tracing::warn!(
+                    running,
+                    grace = ?self.limits.grace,
+                    "the client closed its input; calls still running after the grace period \
+                     end without a reply"
+                );
+                return;
+            }
         }
     }
 
     /// Reads up to the end of a line into `self.line`; `None` at the end of the input.
-    /// A line over [`MAX_LINE`] is dropped as it arrives, never held whole.
+    /// A line over the size limit is dropped as it arrives, never held whole.
     async fn read_line(&mut self) -> Option<Line> {
         loop {
             let available = match self.input.fill_buf().await {
@@ -71,7 +165,7 @@ where
             }
             let newline = available.iter().position(|&b| b == b'\n');
             let chunk = &available[..newline.unwrap_or(available.len())];
-            if !self.skipping && self.line.len() + chunk.len() > MAX_LINE {
+            if !self.skipping && self.line.len() + chunk.len() > self.limits.max_message {
                 self.skipping = true;
                 self.line = Vec::new();
             }
@@ -112,7 +206,15 @@ where
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
         let encoded = wire::encode(&message).map_err(std::io::Error::other);
         let output = Arc::clone(&self.output);
-        async move { write(output, encoded?).await }
+        let in_flight = Arc::clone(&self.in_flight);
+        let answers = answered_id(&message);
+        async move {
+            write(output, encoded?).await?;
+            if let Some(id) = answers {
+                in_flight.done(&id);
+            }
+            Ok(())
+        }
     }
 
     async fn receive(&mut self) -> Option<ClientJsonRpcMessage> {
@@ -125,22 +227,28 @@ where
                     return None;
                 }
             }
-            let line = self.read_line().await?;
+            let Some(line) = self.read_line().await else {
+                self.drain().await;
+                return None;
+            };
             let inbound = match line {
-                Line::TooLong => Inbound::Rejected(wire::too_long(MAX_LINE)),
+                Line::TooLong => Inbound::Rejected(wire::too_long(self.limits.max_message)),
                 Line::Complete => {
                     let text = self.line.strip_suffix(b"\r").unwrap_or(&self.line);
                     let inbound = if text.trim_ascii().is_empty() {
                         Inbound::Ignored
                     } else {
-                        wire::decode(text)
+                        self.handshake.admit(wire::decode(text))
                     };
                     self.line.clear();
                     inbound
                 }
             };
             match inbound {
-                Inbound::Message(message) => return Some(*message),
+                Inbound::Message(message) => {
+                    self.in_flight.read(&message);
+                    return Some(*message);
+                }
                 Inbound::Ignored => {}
                 Inbound::Rejected(reply) => {
                     self.replying = Some(Box::pin(write(Arc::clone(&self.output), reply)));
@@ -153,6 +261,15 @@ where
         let mut output = self.output.lock().await;
         output.flush().await?;
         output.shutdown().await
+    }
+}
+
+/// The request a message answers, if it is a reply.
+fn answered_id(message: &ServerJsonRpcMessage) -> Option<RequestId> {
+    match message {
+        JsonRpcMessage::Response(response) => Some(response.id.clone()),
+        JsonRpcMessage::Error(error) => error.id.clone(),
+        _ => None,
     }
 }
 

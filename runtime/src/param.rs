@@ -151,16 +151,51 @@ fn decode_value<T: DeserializeOwned>(
     }
 }
 
-/// Decodes a failed argument again, tracking where in it serde stopped.
+/// Decodes a failed argument again: with its integral floats as integers (JSON Schema
+/// counts `5.0` as an integer, serde does not), else tracking where in it serde stopped.
 #[cold]
 #[inline(never)]
 fn decode_tracked<T: DeserializeOwned>(
     value: &Value,
 ) -> Result<T, (serde_path_to_error::Path, String)> {
+    let mut integral = value.clone();
+    if integral_floats_to_integers(&mut integral)
+        && let Ok(decoded) = T::deserialize(&integral)
+    {
+        return Ok(decoded);
+    }
     serde_path_to_error::deserialize::<_, T>(value).map_err(|error| {
         let path = error.path().clone();
         (path, error.into_inner().to_string())
     })
+}
+
+/// Turns every float without a fractional part (`5.0`, `-0.0`, `1e3`) into the same
+/// integer, where one fits; whether anything changed. Values nest at most 128 deep
+/// (serde_json's limit), so the recursion is bounded.
+fn integral_floats_to_integers(value: &mut Value) -> bool {
+    match value {
+        Value::Number(number) if number.is_f64() => {
+            let float = number.as_f64().unwrap_or(f64::NAN);
+            let integer = if float.fract() != 0.0 {
+                None
+            } else if (-(2f64.powi(63))..2f64.powi(63)).contains(&float) {
+                Some(Value::from(float as i64))
+            } else if (0.0..2f64.powi(64)).contains(&float) {
+                Some(Value::from(float as u64))
+            } else {
+                None
+            };
+            integer.map(|integer| *value = integer).is_some()
+        }
+        Value::Array(items) => items.iter_mut().fold(false, |changed, item| {
+            integral_floats_to_integers(item) | changed
+        }),
+        Value::Object(fields) => fields.values_mut().fold(false, |changed, field| {
+            integral_floats_to_integers(field) | changed
+        }),
+        _ => false,
+    }
 }
 
 /// The schema of one parameter's type, referenced from generated code.

@@ -7,6 +7,7 @@ use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
 
 use crate::error::ServerError;
 use crate::failure_report::Detail;
+use crate::lines::Limits;
 use crate::registry::{self, ToolEntry};
 use crate::suggest;
 use crate::tool_server::ToolServer;
@@ -32,6 +33,7 @@ pub struct Server {
     from_registry: bool,
     detail: Detail,
     timeout: Option<Duration>,
+    limits: Limits,
 }
 
 impl Server {
@@ -55,6 +57,7 @@ impl Server {
             from_registry: true,
             detail: Detail::Masked,
             timeout: None,
+            limits: Limits::default(),
         }
     }
 
@@ -122,6 +125,34 @@ impl Server {
         self
     }
 
+    /// The longest message a client may send, in bytes; 4 MiB unless set. A longer one
+    /// is answered with an error and skipped as it arrives, never held whole, and the
+    /// session goes on.
+    ///
+    /// ```
+    /// let server = mcp_tool::Server::from_registry("upload", "1.0.0").max_message_size(32 << 20);
+    /// # drop(server);
+    /// ```
+    pub fn max_message_size(mut self, bytes: usize) -> Self {
+        self.limits.max_message = bytes;
+        self
+    }
+
+    /// How long calls still running when the client closes its input may take to
+    /// finish, so that their replies are written; 30 s unless set. Calls still running
+    /// after it end without a reply, and the log says how many.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    ///
+    /// let server = mcp_tool::Server::from_registry("search", "1.0.0").shutdown_grace(Duration::from_secs(5));
+    /// # drop(server);
+    /// ```
+    pub fn shutdown_grace(mut self, grace: Duration) -> Self {
+        self.limits.grace = grace;
+        self
+    }
+
     /// Serves only the tools with these names; naming a tool that does not exist
     /// is an error when the server is built.
     ///
@@ -165,7 +196,13 @@ impl Server {
         if let Some(instructions) = self.instructions {
             info = info.with_instructions(instructions);
         }
-        Ok(ToolServer::new(entries, info, self.detail, self.timeout))
+        Ok(ToolServer::new(
+            entries,
+            info,
+            self.detail,
+            self.timeout,
+            self.limits,
+        ))
     }
 
     /// Builds the server and serves it over stdin and stdout until the client leaves,

@@ -17,7 +17,7 @@ use crate::call::{CallInput, Outcome, ToolFuture};
 use crate::error::{CallError, ServerError};
 use crate::failure::Failure;
 use crate::failure_report::{self, Detail};
-use crate::lines::LineTransport;
+use crate::lines::{Limits, LineTransport};
 use crate::masking;
 use crate::model::{ToolAnnotations, ToolInfo, ToolResult};
 use crate::output::ToolReply;
@@ -52,6 +52,7 @@ struct Shared {
     infos: Vec<ToolInfo>,
     detail: Detail,
     timeout: Option<Duration>,
+    limits: Limits,
 }
 
 #[derive(Debug)]
@@ -118,6 +119,7 @@ impl ToolServer {
         info: ServerConfig,
         detail: Detail,
         timeout: Option<Duration>,
+        limits: Limits,
     ) -> Self {
         let tools: Vec<BuiltTool> = entries.iter().map(|entry| BuiltTool::new(entry)).collect();
         // Looked up on every call: comparing names beats hashing one.
@@ -138,6 +140,7 @@ impl ToolServer {
                 infos,
                 detail,
                 timeout,
+                limits,
             }),
         }
     }
@@ -162,7 +165,8 @@ impl ToolServer {
         R: tokio::io::AsyncRead + Unpin + Send + 'static,
         W: tokio::io::AsyncWrite + Unpin + Send + 'static,
     {
-        let running = ServiceExt::serve(self, LineTransport::new(input, output))
+        let transport = LineTransport::new(input, output, self.shared.limits);
+        let running = ServiceExt::serve(self, transport)
             .await
             .map_err(|e| ServerError::Transport(e.to_string()))?;
         running

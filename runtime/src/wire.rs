@@ -4,8 +4,8 @@
 //! any transport (newline-delimited streams, HTTP bodies) decodes and encodes here.
 
 use rmcp::model::{
-    ClientJsonRpcMessage, ErrorCode, ErrorData, JsonRpcMessage, JsonRpcVersion2_0, RequestId,
-    ServerJsonRpcMessage,
+    ClientJsonRpcMessage, ClientNotification, ClientRequest, ErrorCode, ErrorData, JsonRpcMessage,
+    JsonRpcVersion2_0, RequestId, ServerJsonRpcMessage,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -28,38 +28,153 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 pub(crate) fn decode(bytes: &[u8]) -> Inbound {
     let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
     let error = match serde_json::from_slice::<ClientJsonRpcMessage>(bytes) {
-        Ok(message) => return Inbound::Message(Box::new(message)),
+        Ok(message) => return checked(message),
         Err(error) => error,
     };
     if !error.is_data() {
-        // Not JSON at all (also `NaN`, nesting past serde_json's limit, a lone
-        // surrogate): there is no id to read.
+        // Not JSON at all (also `NaN`, `1e400`, nesting past serde_json's limit, a
+        // lone surrogate, invalid UTF-8): there is no id to read.
         let message = format!("Parse error: the message is not valid JSON ({error})");
         return Inbound::Rejected(error_reply(None, ErrorData::parse_error(message, None)));
     }
     // JSON, but not a message: parsed again as a plain value to find its id and method,
     // on this failure path only.
     let value: Value = serde_json::from_slice(bytes).unwrap_or(Value::Null);
+    rejected(&value)
+}
+
+/// A message rmcp decoded, unless it is a known method whose `params` rmcp could not
+/// read (rmcp takes it for a custom method and would answer "method not found").
+fn checked(message: ClientJsonRpcMessage) -> Inbound {
+    match &message {
+        JsonRpcMessage::Request(request) => match &request.request {
+            ClientRequest::CustomRequest(custom) if is_request_method(&custom.method) => {
+                let error = ErrorData::invalid_params(invalid_params(&custom.method), None);
+                Inbound::Rejected(error_reply(Some(request.id.clone()), error))
+            }
+            _ => Inbound::Message(Box::new(message)),
+        },
+        JsonRpcMessage::Notification(notification) => match &notification.notification {
+            ClientNotification::CustomNotification(custom)
+                if is_notification_method(&custom.method) =>
+            {
+                // A notification gets no reply, not even an error.
+                tracing::warn!(
+                    method = %clip(&custom.method),
+                    "dropped a notification whose params do not have the shape the MCP specification gives them"
+                );
+                Inbound::Ignored
+            }
+            _ => Inbound::Message(Box::new(message)),
+        },
+        _ => Inbound::Message(Box::new(message)),
+    }
+}
+
+/// The reply to JSON that is not a message rmcp reads.
+fn rejected(value: &Value) -> Inbound {
     let method = value.get("method").and_then(Value::as_str);
-    let id = request_id(&value);
-    if id.is_none() && method.is_some_and(|m| !is_known_method(m)) {
+    let id = request_id(value);
+    let has_id = value.get("id").is_some();
+    if !has_id && method.is_some_and(|m| !is_request_method(m)) {
+        // A notification gets no reply, not even an error.
         return Inbound::Ignored;
     }
-    let message = if value.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
-        "Invalid request: a message needs `\"jsonrpc\": \"2.0\"`".to_owned()
-    } else {
-        match method {
-            Some(method) => format!(
-                "Invalid request: the `params` of `{}` do not have the shape the MCP \
-                 specification gives them",
-                clip(method)
-            ),
-            None => "Invalid request: a message needs a `method` (a request or a \
-                     notification), or an `id` with a `result` or an `error` (a response)"
-                .to_owned(),
-        }
+    let invalid = |message: String| {
+        Inbound::Rejected(error_reply(
+            id.clone(),
+            ErrorData::invalid_request(message, None),
+        ))
     };
-    Inbound::Rejected(error_reply(id, ErrorData::invalid_request(message, None)))
+    if value.is_array() {
+        return invalid(
+            "Invalid request: a batch (a JSON array of messages) is not part of MCP; \
+             send one message at a time"
+                .to_owned(),
+        );
+    }
+    if value.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        return invalid("Invalid request: a message needs `\"jsonrpc\": \"2.0\"`".to_owned());
+    }
+    if has_id && id.is_none() {
+        return invalid(
+            "Invalid request: `id` must be a string or an integer (not null)".to_owned(),
+        );
+    }
+    let Some(method) = method else {
+        return invalid(
+            "Invalid request: a message needs a `method` (a request or a notification), or \
+             an `id` with a `result` or an `error` (a response)"
+                .to_owned(),
+        );
+    };
+    if !has_id {
+        return invalid(format!(
+            "Invalid request: `{}` is a request and needs an `id`",
+            clip(method)
+        ));
+    }
+    let error = if is_request_method(method) {
+        ErrorData::invalid_params(invalid_params(method), None)
+    } else {
+        ErrorData::new(
+            ErrorCode::METHOD_NOT_FOUND,
+            format!("Method not found: `{}`", clip(method)),
+            None,
+        )
+    };
+    Inbound::Rejected(error_reply(id, error))
+}
+
+/// What is wrong with the `params` of a known request.
+fn invalid_params(method: &str) -> String {
+    let expected = match method {
+        "tools/call" => {
+            "`params.name`, the tool's name as a string, and optionally `params.arguments`, \
+             an object"
+        }
+        "initialize" => {
+            "`params.protocolVersion` (a string), `params.capabilities` (an object) and \
+             `params.clientInfo` (with `name` and `version`)"
+        }
+        "resources/read" | "resources/subscribe" | "resources/unsubscribe" => {
+            "`params.uri`, a string"
+        }
+        "prompts/get" => "`params.name`, a string, and optionally `params.arguments`, an object",
+        "logging/setLevel" => "`params.level`, one of the syslog levels (`debug` ... `emergency`)",
+        _ => "an object with the fields the MCP specification gives them",
+    };
+    format!("Invalid params: `{}` needs {expected}", clip(method))
+}
+
+/// What one session must remember that rmcp does not check: that `initialize` came
+/// once. A second one would be answered by rmcp and leave the session in a state
+/// where every later request fails.
+#[derive(Debug, Default)]
+pub(crate) struct Handshake {
+    initialized: bool,
+}
+
+impl Handshake {
+    /// Lets a message through, or refuses a second `initialize` and leaves the session
+    /// as it was.
+    pub(crate) fn admit(&mut self, inbound: Inbound) -> Inbound {
+        if let Inbound::Message(message) = &inbound
+            && let JsonRpcMessage::Request(request) = &**message
+            && let ClientRequest::InitializeRequest(_) = &request.request
+        {
+            if self.initialized {
+                let error = ErrorData::invalid_request(
+                    "Invalid request: this session is already initialized; a client sends \
+                     `initialize` once, as its first request",
+                    None,
+                );
+                return Inbound::Rejected(error_reply(Some(request.id.clone()), error));
+            }
+            self.initialized = true;
+        }
+        inbound
+    }
 }
 
 /// The reply for a message longer than a transport accepts.
@@ -115,8 +230,8 @@ fn request_id(value: &Value) -> Option<RequestId> {
     }
 }
 
-/// Methods a client may send; a malformed notification of any other is dropped.
-fn is_known_method(method: &str) -> bool {
+/// Requests a client may send.
+fn is_request_method(method: &str) -> bool {
     matches!(
         method,
         "initialize"
@@ -134,7 +249,14 @@ fn is_known_method(method: &str) -> bool {
             | "tools/list"
             | "completion/complete"
             | "logging/setLevel"
-            | "notifications/cancelled"
+    )
+}
+
+/// Notifications a client may send.
+fn is_notification_method(method: &str) -> bool {
+    matches!(
+        method,
+        "notifications/cancelled"
             | "notifications/initialized"
             | "notifications/progress"
             | "notifications/roots/list_changed"

@@ -71,6 +71,28 @@ async fn valid_arguments_reach_the_function() {
 }
 
 #[tokio::test]
+async fn an_integral_float_is_an_integer_as_json_schema_says() {
+    let client = TestClient::from_registry().await.unwrap();
+    let painted: u32 = client
+        .call_as(
+            "paint",
+            json!({ "path": "src", "color": "red", "limit": 7.0,
+                    "filter": { "min_size": 1e3, "tags": [] } }),
+        )
+        .await
+        .unwrap();
+    assert_eq!(painted, 7);
+    assert_eq!(
+        fail(json!({ "path": "a", "color": "red", "limit": 7.5 })).await,
+        format!("{PREFIX}`limit`: expected an integer from 1 to 100")
+    );
+    assert_eq!(
+        fail(json!({ "path": "a", "color": "red", "limit": 500.0 })).await,
+        format!("{PREFIX}`limit`: expected an integer from 1 to 100")
+    );
+}
+
+#[tokio::test]
 async fn a_missing_argument_is_named() {
     assert_eq!(
         fail(json!({ "color": "red" })).await,

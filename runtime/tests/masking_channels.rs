@@ -376,6 +376,32 @@ fn the_log_record_names_the_tool_the_error_chain_and_the_masked_arguments() {
     assert!(!log.contains("abc123def456"), "{log}");
 }
 
+#[test]
+fn megabytes_of_client_text_reach_neither_the_client_nor_the_log_whole() {
+    let long_key = "k".repeat(1 << 20);
+    let long_value = "v".repeat(1 << 20);
+    let (reply, log) = with_server(server(), |client| {
+        let arguments = json!({ "path": long_value, "detail": "io", long_key: 1 });
+        async move { client.call("load", arguments).await.unwrap().text() }
+    });
+    assert!(
+        reply.len() < 1_000,
+        "{} bytes: {}",
+        reply.len(),
+        &reply[..200]
+    );
+    assert!(
+        reply.contains(&format!("unknown argument `{}…`", "k".repeat(64))),
+        "{reply}"
+    );
+    assert!(log.len() < 10_000, "{} bytes of log", log.len());
+    assert!(log.contains(&format!("\"{}…\":1", "k".repeat(64))), "{log}");
+    assert!(
+        log.contains(&format!("\"path\":\"{}…\"", "v".repeat(256))),
+        "{log}"
+    );
+}
+
 #[derive(Debug)]
 struct MigrateError(std::io::Error);
 

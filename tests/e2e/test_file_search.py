@@ -219,6 +219,71 @@ async def test_a_filter_over_an_unknown_attribute_or_not_a_boolean_is_refused(co
         await still_serves(client)
 
 
+@pytest.mark.parametrize(
+    ("filter_", "expected"),
+    [
+        ('modified > timestamp("yesterday")', '`timestamp(...)` needs an RFC 3339 text such as "2026-01-31T12:00:00Z"'),
+        ('duration("x") > duration("1s")', '`duration(...)` needs a text such as "90s" or "1h30m"'),
+        ("size / 0 > 1", "division by zero"),
+        ("[1][5] == 1", "index 5 is out of bounds"),
+    ],
+)
+async def test_an_evaluation_error_is_told_in_words_not_debug_output(connect, filter_: str, expected: str):
+    async with connect() as client:
+        text = error_text(await client.call_tool("search", {"filter": filter_}))
+        assert text == f"tool `search` failed: `filter` failed on `README.txt`: {expected}", text
+        await still_serves(client)
+
+
+# Filters that once exhausted the evaluator's stack and killed the process (exit 134).
+CRASH_FILTERS = [
+    "a" + "[0]" * 2000,
+    "a." * 4300 + "b",
+    "size + " * 1400 + "1 > 0",
+]
+
+
+@pytest.mark.parametrize("filter_", CRASH_FILTERS, ids=["index-chain", "member-chain", "sum-chain"])
+async def test_a_filter_too_long_to_run_safely_is_refused_and_the_server_lives(connect, filter_: str):
+    async with connect() as client:
+        text = error_text(await client.call_tool("search", {"filter": filter_}))
+        assert text.startswith(f"tool `search` failed: `filter` is {len(filter_)} bytes long"), text
+        assert "at most 1000" in text
+        await still_serves(client)
+
+
+@pytest.mark.parametrize(
+    "filter_",
+    ["a" + "[0]" * 200, "size" + " + 1" * 40 + " > 0", "a" + ".b" * 100],
+    ids=["index-chain", "sum-chain", "member-chain"],
+)
+async def test_a_short_filter_that_nests_too_deep_is_refused_before_it_runs(connect, filter_: str):
+    async with connect() as client:
+        text = error_text(await client.call_tool("search", {"filter": filter_}))
+        assert "`filter` nests more than 32 levels deep" in text, text
+        await still_serves(client)
+
+
+@pytest.mark.parametrize(
+    "filter_",
+    ["(" * 40 + "is_dir" + ")" * 40, "[" * 20 + "1" + "]" * 20 + " == []", "!" * 30 + "is_dir", "-" * 30 + "1 < size"],
+    ids=["parentheses", "lists", "negations", "minus-signs"],
+)
+async def test_a_filter_that_nests_brackets_too_deep_is_refused_before_it_is_parsed(connect, filter_: str):
+    async with connect() as client:
+        text = error_text(await client.call_tool("search", {"filter": filter_}))
+        assert "`filter` nests brackets (or repeats `!` or `-`) more than 12 deep" in text, text
+        await still_serves(client)
+
+
+async def test_a_filter_nested_as_real_ones_are_still_runs(connect):
+    async with connect() as client:
+        nested = "size" + " + 1" * 10 + " > 0 && " + " && ".join(['ext != "x"'] * 10)
+        brackets = "(" * 11 + '!!!name.startsWith("(((((((((((((")' + ")" * 11
+        result = await client.call_tool("search", {"filter": f'{nested} && {brackets} && name == "main.rs"'})
+        assert paths(result) == ["src/main.rs"]
+
+
 # --- the root ------------------------------------------------------------------------
 
 
@@ -249,6 +314,14 @@ async def test_a_missing_file_is_named_relative_to_the_root(connect, tree: Path)
         text = error_text(await client.call_tool("read_attributes", {"path": "src/nope.rs"}))
         assert "`path`" in text and "src/nope.rs" in text
         assert str(tree) not in text
+        await still_serves(client)
+
+
+async def test_a_long_missing_path_is_clipped_where_it_is_echoed(connect):
+    async with connect() as client:
+        long = "d/" * 100_000 + "x.txt"
+        text = error_text(await client.call_tool("read_attributes", {"path": long}))
+        assert text == f"tool `read_attributes` failed: `path`: nothing named `{long[:200]}…` under the root; `search` lists what is there"
         await still_serves(client)
 
 
