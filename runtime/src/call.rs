@@ -5,22 +5,45 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
+use rmcp::RoleServer;
+use rmcp::service::RequestContext;
 use serde_json::{Map, Value};
 
 use crate::failure::Failure;
+use crate::log_filter::LogFilter;
 use crate::output::ToolReply;
 use crate::panics;
+use crate::state::StateMap;
 
-/// What the server hands a tool for one call.
+/// What the server hands a tool for one call: its arguments, and by reference what a
+/// `Context` or a `State<T>` parameter is made from, so that a tool taking neither pays
+/// for neither.
 #[doc(hidden)]
 #[derive(Debug)]
-pub struct CallInput {
+pub struct CallInput<'a> {
     args: Map<String, Value>,
+    pub(crate) tool: &'static str,
+    /// The session's request, when the call came through one.
+    pub(crate) request: Option<&'a RequestContext<RoleServer>>,
+    pub(crate) state: &'a StateMap,
+    pub(crate) log_filter: &'a LogFilter,
 }
 
-impl CallInput {
-    pub(crate) fn new(args: Map<String, Value>) -> Self {
-        Self { args }
+impl<'a> CallInput<'a> {
+    pub(crate) fn new(
+        tool: &'static str,
+        args: Map<String, Value>,
+        request: Option<&'a RequestContext<RoleServer>>,
+        state: &'a StateMap,
+        log_filter: &'a LogFilter,
+    ) -> Self {
+        Self {
+            args,
+            tool,
+            request,
+            state,
+            log_filter,
+        }
     }
 
     /// The call's arguments, as sent.

@@ -4,9 +4,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+#[allow(deprecated)] // `SetLevelRequestParams`: see `set_level`.
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, ListToolsResult,
-    PaginatedRequestParams, ServerConfig, Tool,
+    PaginatedRequestParams, ServerConfig, SetLevelRequestParams, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler, ServiceExt};
@@ -18,11 +19,13 @@ use crate::error::{CallError, ServerError};
 use crate::failure::Failure;
 use crate::failure_report::{self, Detail};
 use crate::lines::LineTransport;
+use crate::log_filter::LogFilter;
 use crate::masking;
 use crate::model::{ToolAnnotations, ToolInfo, ToolResult};
 use crate::output::ToolReply;
 use crate::registry::ToolEntry;
 use crate::schema;
+use crate::state::StateMap;
 use crate::suggest;
 
 /// A built server: the tool list computed once, shared by every session.
@@ -38,6 +41,8 @@ use crate::suggest;
 #[derive(Clone, Debug)]
 pub struct ToolServer {
     shared: Arc<Shared>,
+    /// The session's `logging/setLevel`; each session served gets its own.
+    log_filter: LogFilter,
 }
 
 #[derive(Debug)]
@@ -52,6 +57,7 @@ struct Shared {
     infos: Vec<ToolInfo>,
     detail: Detail,
     timeout: Option<Duration>,
+    state: StateMap,
 }
 
 #[derive(Debug)]
@@ -118,6 +124,7 @@ impl ToolServer {
         info: ServerConfig,
         detail: Detail,
         timeout: Option<Duration>,
+        state: StateMap,
     ) -> Self {
         let tools: Vec<BuiltTool> = entries.iter().map(|entry| BuiltTool::new(entry)).collect();
         // Looked up on every call: comparing names beats hashing one.
@@ -138,7 +145,9 @@ impl ToolServer {
                 infos,
                 detail,
                 timeout,
+                state,
             }),
+            log_filter: LogFilter::default(),
         }
     }
 
@@ -162,7 +171,11 @@ impl ToolServer {
         R: tokio::io::AsyncRead + Unpin + Send + 'static,
         W: tokio::io::AsyncWrite + Unpin + Send + 'static,
     {
-        let running = ServiceExt::serve(self, LineTransport::new(input, output))
+        let session = Self {
+            shared: self.shared,
+            log_filter: LogFilter::default(),
+        };
+        let running = ServiceExt::serve(session, LineTransport::new(input, output))
             .await
             .map_err(|e| ServerError::Transport(e.to_string()))?;
         running
@@ -208,7 +221,8 @@ impl ToolServer {
         let Some(tool) = self.find(name) else {
             return Err(self.unknown_tool(name));
         };
-        let input = CallInput::new(arguments);
+        let state = &self.shared.state;
+        let input = CallInput::new(tool.entry.name(), arguments, None, state, &self.log_filter);
         let mut running = (tool.entry.spec().call)(&input);
         if let Some(failure) = running.ended() {
             return Ok(self.answer(tool, Err(failure), &input));
@@ -222,7 +236,7 @@ impl ToolServer {
 
     /// The reply to a call that ended with `outcome`.
     #[inline]
-    fn answer(&self, tool: &BuiltTool, outcome: Outcome, input: &CallInput) -> CallToolResult {
+    fn answer(&self, tool: &BuiltTool, outcome: Outcome, input: &CallInput<'_>) -> CallToolResult {
         match outcome {
             Ok(reply) => tool.reply(reply),
             Err(failure) => bridge::error_result(failure_report::failure(
@@ -301,13 +315,19 @@ impl ServerHandler for ToolServer {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         // As `call`, inline: a call that ended before its tool ran awaits no future.
         let Some(tool) = self.find(&request.name) else {
             return Err(bridge::error_data(self.unknown_tool(&request.name)));
         };
-        let input = CallInput::new(request.arguments.unwrap_or_default());
+        let input = CallInput::new(
+            tool.entry.name(),
+            request.arguments.unwrap_or_default(),
+            Some(&context),
+            &self.shared.state,
+            &self.log_filter,
+        );
         let mut running = (tool.entry.spec().call)(&input);
         if let Some(failure) = running.ended() {
             return Ok(self.answer(tool, Err(failure), &input).into());
@@ -317,6 +337,16 @@ impl ServerHandler for ToolServer {
             None => (&mut running).await,
         };
         Ok(self.answer(tool, outcome, &input).into())
+    }
+
+    #[allow(deprecated)] // SEP-2577: logging stays for clients of earlier protocols.
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.log_filter.set(bridge::log_level(request.level));
+        Ok(())
     }
 }
 
