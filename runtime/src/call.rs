@@ -8,6 +8,7 @@ use std::task::{Context, Poll};
 use rmcp::RoleServer;
 use rmcp::service::RequestContext;
 use serde_json::{Map, Value};
+use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 
 use crate::failure::Failure;
 use crate::log_filter::LogFilter;
@@ -141,5 +142,47 @@ where
 pub fn fail(failure: Failure) -> ToolFuture {
     ToolFuture {
         state: State::Ready(Some(failure)),
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// A running call that ends with `None` when the client cancels it, dropping the
+    /// tool's future. Cancellation is watched only once the call has had to wait, so a
+    /// call that completes at once never registers with the token.
+    pub(crate) struct Cancellable<'a, F> {
+        #[pin]
+        running: F,
+        cancel: &'a CancellationToken,
+        #[pin]
+        watch: Option<WaitForCancellationFuture<'a>>,
+    }
+}
+
+impl<'a, F: Future<Output = Outcome>> Cancellable<'a, F> {
+    pub(crate) fn new(running: F, cancel: &'a CancellationToken) -> Self {
+        Self {
+            running,
+            cancel,
+            watch: None,
+        }
+    }
+}
+
+impl<F: Future<Output = Outcome>> Future for Cancellable<'_, F> {
+    type Output = Option<Outcome>;
+
+    #[inline]
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Outcome>> {
+        let mut this = self.project();
+        if let Poll::Ready(outcome) = this.running.poll(cx) {
+            return Poll::Ready(Some(outcome));
+        }
+        if this.watch.is_none() {
+            this.watch.set(Some(this.cancel.cancelled()));
+        }
+        match this.watch.as_pin_mut().map(|watch| watch.poll(cx)) {
+            Some(Poll::Ready(())) => Poll::Ready(None),
+            _ => Poll::Pending,
+        }
     }
 }

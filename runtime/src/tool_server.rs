@@ -6,7 +6,7 @@ use std::time::Duration;
 
 #[allow(deprecated)] // `SetLevelRequestParams`: see `set_level`.
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, ListToolsResult,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ErrorCode, ErrorData, ListToolsResult,
     PaginatedRequestParams, ServerConfig, SetLevelRequestParams, Tool,
 };
 use rmcp::service::RequestContext;
@@ -14,7 +14,7 @@ use rmcp::{RoleServer, ServerHandler, ServiceExt};
 use serde_json::Value;
 
 use crate::bridge;
-use crate::call::{CallInput, Outcome, ToolFuture};
+use crate::call::{CallInput, Cancellable, Outcome, ToolFuture};
 use crate::error::{CallError, ServerError};
 use crate::failure::Failure;
 use crate::failure_report::{self, Detail};
@@ -333,10 +333,13 @@ impl ServerHandler for ToolServer {
             return Ok(self.answer(tool, Err(failure), &input).into());
         }
         let outcome = match self.shared.timeout {
-            Some(limit) => timed(limit, &mut running).await,
-            None => (&mut running).await,
+            Some(limit) => Cancellable::new(timed(limit, &mut running), &context.ct).await,
+            None => Cancellable::new(&mut running, &context.ct).await,
         };
-        Ok(self.answer(tool, outcome, &input).into())
+        match outcome {
+            Some(outcome) => Ok(self.answer(tool, outcome, &input).into()),
+            None => Err(cancelled(tool.entry.name(), &context)),
+        }
     }
 
     #[allow(deprecated)] // SEP-2577: logging stays for clients of earlier protocols.
@@ -356,4 +359,12 @@ async fn timed(limit: Duration, running: &mut ToolFuture) -> Outcome {
     Box::pin(tokio::time::timeout(limit, running))
         .await
         .unwrap_or(Err(Failure::Timeout(limit)))
+}
+
+/// A call the client cancelled: its tool's future was dropped; rmcp sends no reply to a
+/// cancelled request, as the specification asks, so this error goes nowhere.
+#[cold]
+fn cancelled(tool: &str, context: &RequestContext<RoleServer>) -> ErrorData {
+    tracing::info!(tool, request = %context.id, "the client cancelled the call; no reply is sent");
+    ErrorData::new(ErrorCode(-32800), "the request was cancelled", None)
 }
