@@ -30,6 +30,7 @@ pub(crate) fn tool(tool: &Tool) -> TokenStream {
     let output_schema = output_schema_fn(&names);
     let call = call_adapter(tool, &names);
     let registration = registration(tool, &names);
+    let one_context = at_most_one_context(tool, &names);
     quote! {
         #function
 
@@ -42,6 +43,7 @@ pub(crate) fn tool(tool: &Tool) -> TokenStream {
             #(#param_items)*
 
             static #params_static: [#p::ParamSpec; #count] = [#(#specs),*];
+            #one_context
 
             #output
             #output_schema
@@ -149,6 +151,24 @@ fn param_type_const(names: &Names, index: usize, param: &Param) -> TokenStream {
     }
 }
 
+/// A constant that fails to compile when two parameters are `Context`s: only their types
+/// tell, through any alias, so the check is on the kinds their types give.
+fn at_most_one_context(tool: &Tool, names: &Names) -> Option<TokenStream> {
+    if tool.params.len() < 2 {
+        return None;
+    }
+    // Every token on the parameter list, so that the error points there.
+    let span = tool.function.sig.paren_token.span.join();
+    let krate = Ident::new(&names.krate.to_string(), span);
+    let kinds = (0..tool.params.len()).map(|index| {
+        let param_type = names.param_type(index);
+        quote_spanned!(span=> #param_type.kind)
+    });
+    Some(quote_spanned! {span=>
+        const _: () = #krate::__private::at_most_one_context(&[#(#kinds),*]);
+    })
+}
+
 /// `static __MCP_PATTERN_<i>_<fn>: Pattern`, compiled on first use.
 fn pattern_static(names: &Names, index: usize, param: &Param) -> Option<TokenStream> {
     let p = names.private();
@@ -212,6 +232,7 @@ fn param_spec(names: &Names, index: usize, param: &Param) -> TokenStream {
     quote! {
         #p::ParamSpec {
             name: #name,
+            kind: #param_type.kind,
             description: #description,
             required: #required,
             schema: #param_type.schema,
@@ -355,7 +376,7 @@ fn call_adapter(tool: &Tool, names: &Names) -> TokenStream {
     let unpack = unpack_statement(tool, names);
     let invocation = invocation(tool, names);
     quote! {
-        fn #call(#input: &#p::CallInput) -> #p::ToolFuture {
+        fn #call(#input: &#p::CallInput<'_>) -> #p::ToolFuture {
             let #args_mut #args = #p::ArgReader::new(#input, &#params_static);
             #(#reads)*
             #(#checks)*

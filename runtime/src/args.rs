@@ -7,7 +7,7 @@ use crate::argument_errors::{ArgumentErrors, Fault};
 use crate::call::CallInput;
 use crate::constraint::{LengthArg, PatternArg, RangeArg};
 use crate::failure::Failure;
-use crate::param::{ParamSpec, ParamType};
+use crate::param::{Inject, ParamSpec, ParamType};
 use crate::schema;
 use crate::suggest;
 
@@ -16,32 +16,42 @@ use crate::suggest;
 #[doc(hidden)]
 #[derive(Debug)]
 pub struct ArgReader<'a> {
+    input: &'a CallInput<'a>,
     args: &'a Map<String, Value>,
     params: &'static [ParamSpec],
     /// How many arguments a parameter has read (each parameter reads one key once).
     found: usize,
     /// Faults with the index of their parameter, so they read in parameter order.
     faults: Vec<(usize, Fault)>,
+    /// A parameter the server gives could not be made: the call fails as the server's.
+    broken: Option<Failure>,
 }
 
 impl<'a> ArgReader<'a> {
     #[inline]
-    pub fn new(input: &'a CallInput, params: &'static [ParamSpec]) -> Self {
+    pub fn new(input: &'a CallInput<'a>, params: &'static [ParamSpec]) -> Self {
         let args = input.args();
         Self {
+            input,
             args,
             params,
             found: 0,
             faults: Vec::new(),
+            broken: None,
         }
     }
 
     // The reads are inlined into each tool's adapter, where the parameter's index,
-    // name and decoder are constants: a lookup becomes a compare with a known key.
+    // name and decoder are constants: a lookup becomes a compare with a known key, and
+    // the test for a parameter the server gives (`ty.inject`) is decided at compile time,
+    // once inlined: always, so that this test never tips the inliner against a read.
 
     /// A parameter without default: absent (or `null`) is a fault.
-    #[inline]
+    #[inline(always)]
     pub fn required<T>(&mut self, index: usize, ty: ParamType<T>) -> Option<T> {
+        if let Some(inject) = ty.inject {
+            return self.inject(inject);
+        }
         match self.take(index) {
             Some(value) => self.decode(index, value, ty),
             None => {
@@ -52,8 +62,11 @@ impl<'a> ArgReader<'a> {
     }
 
     /// An `Option<T>` parameter: absent and `null` are `None`.
-    #[inline]
+    #[inline(always)]
     pub fn optional<T>(&mut self, index: usize, ty: ParamType<T>) -> Option<Option<T>> {
+        if let Some(inject) = ty.inject {
+            return self.inject(inject).map(Some);
+        }
         match self.take(index) {
             Some(value) => self.decode(index, value, ty).map(Some),
             None => Some(None),
@@ -61,16 +74,32 @@ impl<'a> ArgReader<'a> {
     }
 
     /// A parameter with `#[arg(default = ...)]`.
-    #[inline]
+    #[inline(always)]
     pub fn defaulted<T>(
         &mut self,
         index: usize,
         ty: ParamType<T>,
         default: impl FnOnce() -> T,
     ) -> Option<T> {
+        if let Some(inject) = ty.inject {
+            return self.inject(inject);
+        }
         match self.take(index) {
             Some(value) => self.decode(index, value, ty),
             None => Some(default()),
+        }
+    }
+
+    /// A parameter the server gives: a `Context` or a `State<T>`.
+    #[cold]
+    #[inline(never)]
+    fn inject<T>(&mut self, inject: Inject<T>) -> Option<T> {
+        match inject(self.input) {
+            Ok(value) => Some(value),
+            Err(failure) => {
+                self.broken.get_or_insert(failure);
+                None
+            }
         }
     }
 
@@ -104,7 +133,7 @@ impl<'a> ArgReader<'a> {
     #[inline]
     pub fn finish(self) -> Result<(), Failure> {
         // Keys are distinct: when each was read by a parameter, none is unknown.
-        if self.faults.is_empty() && self.found == self.args.len() {
+        if self.faults.is_empty() && self.found == self.args.len() && self.broken.is_none() {
             return Ok(());
         }
         self.fail()
@@ -113,7 +142,12 @@ impl<'a> ArgReader<'a> {
     #[cold]
     #[inline(never)]
     fn fail(mut self) -> Result<(), Failure> {
+        if let Some(failure) = self.broken.take() {
+            return Err(failure);
+        }
         let params = self.params;
+        // A parameter the server gives is not an argument: a key with its name is unknown.
+        let arguments = || params.iter().filter(|p| p.kind.is_argument());
         let unread = if self.found == self.args.len() {
             None
         } else {
@@ -121,10 +155,10 @@ impl<'a> ArgReader<'a> {
         };
         // Parameters are few: a scan beats building a set.
         for name in unread.into_iter().flatten() {
-            if params.iter().any(|p| p.name == name) {
+            if arguments().any(|p| p.name == name) {
                 continue;
             }
-            let suggestion = suggest::closest(name, params.iter().map(|p| p.name));
+            let suggestion = suggest::closest(name, arguments().map(|p| p.name));
             let fault = Fault::Unknown {
                 name: name.clone(),
                 suggestion,

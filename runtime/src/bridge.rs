@@ -8,8 +8,8 @@ use serde_json::Value;
 
 use crate::error::{CallError, INVALID_PARAMS};
 use crate::model::{
-    Annotations, Content, Media, Resource, ResourceContents, ResourceLink, Role, Text,
-    ToolAnnotations, ToolInfo, ToolResult,
+    Annotations, ClientInfo, Content, LogLevel, Media, RequestId, Resource, ResourceContents,
+    ResourceLink, Role, Text, ToolAnnotations, ToolInfo, ToolResult,
 };
 
 impl From<ToolResult> for sdk::CallToolResult {
@@ -304,4 +304,94 @@ pub(crate) fn call_error(name: &str, error: sdk::ErrorData) -> CallError {
             data: error.data,
         },
     }
+}
+
+/// A request's id, in our terms.
+pub(crate) fn request_id(id: &sdk::RequestId) -> RequestId {
+    match id {
+        sdk::NumberOrString::Number(number) => RequestId::Number(*number),
+        sdk::NumberOrString::String(string) => RequestId::Text(string.to_string()),
+    }
+}
+
+/// A level rmcp received, in our terms.
+// Logging is deprecated by SEP-2577 (protocol 2026-07-28) but still served to older clients.
+#[allow(deprecated)]
+pub(crate) fn log_level(level: sdk::LoggingLevel) -> LogLevel {
+    match level {
+        sdk::LoggingLevel::Debug => LogLevel::Debug,
+        sdk::LoggingLevel::Info => LogLevel::Info,
+        sdk::LoggingLevel::Notice => LogLevel::Notice,
+        sdk::LoggingLevel::Warning => LogLevel::Warning,
+        sdk::LoggingLevel::Error => LogLevel::Error,
+        sdk::LoggingLevel::Critical => LogLevel::Critical,
+        sdk::LoggingLevel::Alert => LogLevel::Alert,
+        sdk::LoggingLevel::Emergency => LogLevel::Emergency,
+    }
+}
+
+#[allow(deprecated)]
+pub(crate) fn sdk_log_level(level: LogLevel) -> sdk::LoggingLevel {
+    match level {
+        LogLevel::Debug => sdk::LoggingLevel::Debug,
+        LogLevel::Info => sdk::LoggingLevel::Info,
+        LogLevel::Notice => sdk::LoggingLevel::Notice,
+        LogLevel::Warning => sdk::LoggingLevel::Warning,
+        LogLevel::Error => sdk::LoggingLevel::Error,
+        LogLevel::Critical => sdk::LoggingLevel::Critical,
+        LogLevel::Alert => sdk::LoggingLevel::Alert,
+        LogLevel::Emergency => sdk::LoggingLevel::Emergency,
+    }
+}
+
+/// The client of a request: from the request's `_meta` (protocol 2026-07-28), else from
+/// the session's handshake.
+pub(crate) fn client_info(
+    meta: &sdk::RequestMetaObject,
+    handshake: Option<&sdk::InitializeRequestParams>,
+) -> Option<ClientInfo> {
+    let implementation = meta
+        .client_info()
+        .or_else(|| handshake.map(|h| h.client_info.clone()))?;
+    let capabilities = meta
+        .client_capabilities()
+        .or_else(|| handshake.map(|h| h.capabilities.clone()))
+        .and_then(|c| serde_json::to_value(c).ok())
+        .unwrap_or(Value::Object(serde_json::Map::new()));
+    let protocol_version = meta
+        .protocol_version()
+        .or_else(|| handshake.map(|h| h.protocol_version.clone()))
+        .map(|v| v.to_string());
+    Some(ClientInfo {
+        name: implementation.name,
+        version: implementation.version,
+        capabilities,
+        protocol_version,
+    })
+}
+
+/// `notifications/progress`'s parameters.
+pub(crate) fn progress(
+    token: sdk::ProgressToken,
+    progress: f64,
+    total: Option<f64>,
+    message: Option<String>,
+) -> sdk::ProgressNotificationParam {
+    let mut param = sdk::ProgressNotificationParam::new(token, progress);
+    param.total = total;
+    param.message = message;
+    param
+}
+
+/// `notifications/message`'s parameters.
+#[allow(deprecated)]
+pub(crate) fn log_message(
+    level: LogLevel,
+    logger: &str,
+    message: String,
+) -> sdk::LoggingMessageNotificationParam {
+    let mut param =
+        sdk::LoggingMessageNotificationParam::new(sdk_log_level(level), Value::String(message));
+    param.logger = Some(logger.to_owned());
+    param
 }

@@ -5,22 +5,46 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
+use rmcp::RoleServer;
+use rmcp::service::RequestContext;
 use serde_json::{Map, Value};
+use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 
 use crate::failure::Failure;
+use crate::log_filter::LogFilter;
 use crate::output::ToolReply;
 use crate::panics;
+use crate::state::StateMap;
 
-/// What the server hands a tool for one call.
+/// What the server hands a tool for one call: its arguments, and by reference what a
+/// `Context` or a `State<T>` parameter is made from, so that a tool taking neither pays
+/// for neither.
 #[doc(hidden)]
 #[derive(Debug)]
-pub struct CallInput {
+pub struct CallInput<'a> {
     args: Map<String, Value>,
+    pub(crate) tool: &'static str,
+    /// The session's request, when the call came through one.
+    pub(crate) request: Option<&'a RequestContext<RoleServer>>,
+    pub(crate) state: &'a StateMap,
+    pub(crate) log_filter: &'a LogFilter,
 }
 
-impl CallInput {
-    pub(crate) fn new(args: Map<String, Value>) -> Self {
-        Self { args }
+impl<'a> CallInput<'a> {
+    pub(crate) fn new(
+        tool: &'static str,
+        args: Map<String, Value>,
+        request: Option<&'a RequestContext<RoleServer>>,
+        state: &'a StateMap,
+        log_filter: &'a LogFilter,
+    ) -> Self {
+        Self {
+            args,
+            tool,
+            request,
+            state,
+            log_filter,
+        }
     }
 
     /// The call's arguments, as sent.
@@ -118,5 +142,47 @@ where
 pub fn fail(failure: Failure) -> ToolFuture {
     ToolFuture {
         state: State::Ready(Some(failure)),
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// A running call that ends with `None` when the client cancels it, dropping the
+    /// tool's future. Cancellation is watched only once the call has had to wait, so a
+    /// call that completes at once never registers with the token.
+    pub(crate) struct Cancellable<'a, F> {
+        #[pin]
+        running: F,
+        cancel: &'a CancellationToken,
+        #[pin]
+        watch: Option<WaitForCancellationFuture<'a>>,
+    }
+}
+
+impl<'a, F: Future<Output = Outcome>> Cancellable<'a, F> {
+    pub(crate) fn new(running: F, cancel: &'a CancellationToken) -> Self {
+        Self {
+            running,
+            cancel,
+            watch: None,
+        }
+    }
+}
+
+impl<F: Future<Output = Outcome>> Future for Cancellable<'_, F> {
+    type Output = Option<Outcome>;
+
+    #[inline]
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Outcome>> {
+        let mut this = self.project();
+        if let Poll::Ready(outcome) = this.running.poll(cx) {
+            return Poll::Ready(Some(outcome));
+        }
+        if this.watch.is_none() {
+            this.watch.set(Some(this.cancel.cancelled()));
+        }
+        match this.watch.as_pin_mut().map(|watch| watch.poll(cx)) {
+            Some(Poll::Ready(())) => Poll::Ready(None),
+            _ => Poll::Pending,
+        }
     }
 }

@@ -115,6 +115,17 @@ pub enum ServerError {
         /// A "did you mean" clause, or empty.
         suggestion: String,
     },
+    /// A tool asks for a [`State<T>`](crate::State) that was never given to the server.
+    #[error(
+        "the tool `{tool}` asks for `State<{type_name}>`, but no `{type_name}` was given to the \
+         server: add `.state(value)` with a value of that type to the server's builder"
+    )]
+    MissingState {
+        /// The tool that asks for it.
+        tool: String,
+        /// The type of the state, as Rust names it.
+        type_name: &'static str,
+    },
     /// The async runtime that [`Server::run_stdio`](crate::Server::run_stdio) serves on
     /// could not be started.
     #[error("could not start the async runtime: {0}")]

@@ -58,6 +58,9 @@
 //!   the parameter and return types it accepts, and its compile errors.
 //! - [`Server`]: which tools to serve, with which options; [`Server::run_stdio`] and
 //!   [`Server::serve_stdio`] to serve them.
+//! - [`Context`]: progress, log messages and cancellation during a call, and who called;
+//!   [`State`]: values shared by every tool, given to the [`Server`]. A tool asks for
+//!   either in its signature.
 //! - [`ToolError`]: failing with a message written for the model. Every message that
 //!   leaves the server passes through [`masking::mask_failure`] first: credentials
 //!   become `***`, absolute paths their file's name.
@@ -76,10 +79,13 @@ mod argument_errors;
 mod bridge;
 mod call;
 mod constraint;
+mod context;
 mod error;
 mod failure;
 mod failure_report;
+mod inject;
 mod lines;
+mod log_filter;
 pub mod logging;
 pub mod masking;
 pub mod model;
@@ -89,6 +95,7 @@ mod param;
 mod registry;
 mod schema;
 mod server;
+mod state;
 mod suggest;
 pub mod testing;
 mod tool_server;
@@ -98,12 +105,14 @@ mod wire;
 pub use mcp_tool_macros::mcp_tool;
 
 pub use crate::constraint::{LengthArg, PatternArg, RangeArg};
+pub use crate::context::{Context, ProgressAmount};
 pub use crate::error::{CallError, ServerError, ToolError};
 pub use crate::failure::IntoFailure;
 pub use crate::output::{IntoContent, ToolOutput};
 pub use crate::param::ToolParam;
 pub use crate::registry::{ToolEntry, registered};
 pub use crate::server::Server;
+pub use crate::state::State;
 pub use crate::tool_server::ToolServer;
 
 /// The version of `rmcp`, the MCP SDK the runtime serves with, that this crate uses:
@@ -176,6 +185,9 @@ pub mod __private {
         OutputSpec, Probe, ResultKind, StdErrorKind, StructuredKind, StructuredValueKind,
         ToolReply,
     };
-    pub use crate::param::{Bound, ParamSpec, ParamType, Pattern, param_type, schema_for};
+    pub use crate::param::{
+        Bound, ParamKind, ParamSpec, ParamType, Pattern, at_most_one_context, param_type,
+        schema_for,
+    };
     pub use crate::registry::ToolSpec;
 }

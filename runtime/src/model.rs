@@ -25,12 +25,18 @@
 //! # fn main() {}
 //! ```
 
+mod client_info;
 mod content;
+mod log_level;
+mod notification;
 mod tool_info;
 mod tool_result;
 
+pub use client_info::{ClientInfo, RequestId};
 pub use content::{
     Annotations, Content, Media, Resource, ResourceContents, ResourceLink, Role, Text,
 };
+pub use log_level::LogLevel;
+pub use notification::{LogMessage, Notification, Progress};
 pub use tool_info::{ToolAnnotations, ToolInfo};
 pub use tool_result::ToolResult;

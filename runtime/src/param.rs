@@ -1,6 +1,7 @@
 //! A tool's parameters as `#[mcp_tool]` describes them: name, schema, constraints,
 //! default, and the decoder of each parameter's type.
 
+use std::any::TypeId;
 use std::sync::OnceLock;
 
 use regex::Regex;
@@ -8,11 +9,15 @@ use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use crate::call::CallInput;
+use crate::failure::Failure;
+
 /// One parameter of a tool, as the attribute describes it.
 #[doc(hidden)]
 #[derive(Debug)]
 pub struct ParamSpec {
     pub name: &'static str,
+    pub kind: ParamKind,
     pub description: Option<&'static str>,
     pub required: bool,
     pub schema: fn(&mut SchemaGenerator) -> Schema,
@@ -22,6 +27,45 @@ pub struct ParamSpec {
     pub max_length: Option<u64>,
     pub pattern: Option<&'static Pattern>,
     pub default: Option<fn() -> Value>,
+}
+
+/// What a parameter is, decided by its type: an argument the client sends, or a value
+/// the server gives the tool, which is no part of the input schema.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy)]
+pub enum ParamKind {
+    Argument,
+    Context,
+    State {
+        type_id: fn() -> TypeId,
+        type_name: fn() -> &'static str,
+    },
+}
+
+impl ParamKind {
+    /// Whether the client sends this parameter.
+    #[inline]
+    pub const fn is_argument(self) -> bool {
+        matches!(self, ParamKind::Argument)
+    }
+}
+
+/// Fails compilation when a tool takes two `Context`s: generated code calls it in a
+/// constant with the kinds of all of a tool's parameters, which only their types decide.
+#[doc(hidden)]
+pub const fn at_most_one_context(kinds: &[ParamKind]) {
+    let mut contexts = 0;
+    let mut index = 0;
+    while index < kinds.len() {
+        if matches!(kinds[index], ParamKind::Context) {
+            contexts += 1;
+        }
+        index += 1;
+    }
+    assert!(
+        contexts <= 1,
+        "a tool takes at most one `mcp_tool::Context`: remove the second one (it may hide behind an alias)"
+    );
 }
 
 /// A numeric bound of `#[arg(range(...))]`.
@@ -102,26 +146,67 @@ impl Pattern {
     label = "a tool parameter needs `Deserialize` and `JsonSchema`",
     note = "add `#[derive(serde::Deserialize, schemars::JsonSchema)]` to `{Self}`, or to the types it is built from"
 )]
-pub trait ToolParam: DeserializeOwned + JsonSchema {}
+pub trait ToolParam: Sized {
+    /// How the tool reads a parameter of this type. Not a public API.
+    #[doc(hidden)]
+    const PARAM_TYPE: ParamType<Self>;
+}
 
 // Reports the unmet `ToolParam` itself, with its note, rather than each missing supertrait.
 #[diagnostic::do_not_recommend]
-impl<T: DeserializeOwned + JsonSchema> ToolParam for T {}
+impl<T: DeserializeOwned + JsonSchema> ToolParam for T {
+    const PARAM_TYPE: ParamType<T> = ParamType {
+        kind: ParamKind::Argument,
+        schema: schema_for::<T>,
+        decode: decode_value::<T>,
+        inject: None,
+    };
+}
 
 /// A parameter type, checked against [`ToolParam`] once (so a type that is not one
 /// gets one error): its schema and its decoder.
 #[doc(hidden)]
 pub struct ParamType<T> {
+    pub kind: ParamKind,
     pub schema: fn(&mut SchemaGenerator) -> Schema,
     pub(crate) decode: fn(&Value) -> Result<T, (serde_path_to_error::Path, String)>,
+    /// How the server gives a parameter the client does not send.
+    pub(crate) inject: Option<Inject<T>>,
+}
+
+/// Makes a parameter the server gives, for one call.
+pub(crate) type Inject<T> = fn(&CallInput<'_>) -> Result<T, Failure>;
+
+impl<T> ParamType<T> {
+    /// A parameter the server gives the tool: never read from the arguments.
+    pub(crate) const fn injected(kind: ParamKind, inject: Inject<T>) -> Self {
+        Self {
+            kind,
+            schema: no_schema,
+            decode: not_an_argument::<T>,
+            inject: Some(inject),
+        }
+    }
 }
 
 /// The [`ParamType`] of `T`; generated code names it once per parameter.
 #[doc(hidden)]
 pub const fn param_type<T: ToolParam>() -> ParamType<T> {
-    ParamType {
-        schema: schema_for::<T>,
-        decode: decode_value::<T>,
+    T::PARAM_TYPE
+}
+
+/// The schema slot of an injected parameter, which no input schema includes.
+fn no_schema(_: &mut SchemaGenerator) -> Schema {
+    Schema::default()
+}
+
+/// The decoder slot of an injected parameter, never called: readers inject it instead.
+fn not_an_argument<T>(_: &Value) -> Result<T, (serde_path_to_error::Path, String)> {
+    #[derive(serde::Deserialize)]
+    enum Never {}
+    match serde_path_to_error::deserialize::<_, Never>(Value::Null) {
+        Ok(never) => match never {},
+        Err(error) => Err((error.path().clone(), "a value the server gives".to_owned())),
     }
 }
 
@@ -200,6 +285,6 @@ fn integral_floats_to_integers(value: &mut Value) -> bool {
 
 /// The schema of one parameter's type, referenced from generated code.
 #[doc(hidden)]
-pub fn schema_for<T: ToolParam>(generator: &mut SchemaGenerator) -> Schema {
+pub fn schema_for<T: JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
     generator.subschema_for::<T>()
 }

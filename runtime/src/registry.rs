@@ -3,7 +3,7 @@
 use schemars::{Schema, SchemaGenerator};
 
 use crate::call::{CallInput, ToolFuture};
-use crate::param::ParamSpec;
+use crate::param::{ParamKind, ParamSpec};
 
 /// One tool registered by `#[mcp_tool]`.
 ///
@@ -27,7 +27,7 @@ pub struct ToolSpec {
     pub open_world: Option<bool>,
     pub params: &'static [ParamSpec],
     pub output_schema: fn(&mut SchemaGenerator) -> Option<Schema>,
-    pub call: fn(&CallInput) -> ToolFuture,
+    pub call: fn(&CallInput<'_>) -> ToolFuture,
     pub file: &'static str,
     pub line: u32,
     pub module_path: &'static str,
@@ -57,6 +57,17 @@ impl ToolEntry {
     /// The module path of the tool's function.
     pub fn module_path(&self) -> &'static str {
         self.spec.module_path
+    }
+
+    /// The types of the `State<T>` parameters the tool asks for, by id and name.
+    pub(crate) fn states(&self) -> impl Iterator<Item = (std::any::TypeId, &'static str)> {
+        self.spec
+            .params
+            .iter()
+            .filter_map(|param| match param.kind {
+                ParamKind::State { type_id, type_name } => Some((type_id(), type_name())),
+                ParamKind::Argument | ParamKind::Context => None,
+            })
     }
 
     pub(crate) fn spec(&self) -> &ToolSpec {

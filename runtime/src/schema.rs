@@ -27,7 +27,7 @@ pub(crate) fn input_schema(params: &[ParamSpec]) -> Map<String, Value> {
     let mut generator = generator(Contract::Deserialize);
     let mut properties = Map::new();
     let mut required = Vec::new();
-    for param in params {
+    for param in params.iter().filter(|p| p.kind.is_argument()) {
         properties.insert(param.name.to_owned(), param_schema(param, &mut generator));
         if param.required {
             required.push(Value::from(param.name));

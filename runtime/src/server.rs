@@ -9,6 +9,7 @@ use crate::error::ServerError;
 use crate::failure_report::Detail;
 use crate::lines::Limits;
 use crate::registry::{self, ToolEntry};
+use crate::state::StateMap;
 use crate::suggest;
 use crate::tool_server::ToolServer;
 
@@ -34,6 +35,7 @@ pub struct Server {
     detail: Detail,
     timeout: Option<Duration>,
     limits: Limits,
+    state: StateMap,
 }
 
 impl Server {
@@ -58,6 +60,7 @@ impl Server {
             detail: Detail::Masked,
             timeout: None,
             limits: Limits::default(),
+            state: StateMap::default(),
         }
     }
 
@@ -153,6 +156,36 @@ impl Server {
         self
     }
 
+    /// Gives every tool that asks for a [`State<T>`](crate::State) this value, shared by
+    /// every call (a value given twice replaces the first). A tool that asks for a type
+    /// never given fails [`build`](Self::build).
+    ///
+    /// ```standalone_crate
+    /// use mcp_tool::{State, mcp_tool};
+    ///
+    /// struct Config {
+    ///     greeting: String,
+    /// }
+    ///
+    /// /// Greets a person by name, with the server's greeting.
+    /// #[mcp_tool]
+    /// fn greet(config: State<Config>, name: String) -> String {
+    ///     format!("{}, {name}", config.greeting)
+    /// }
+    ///
+    /// let server = mcp_tool::Server::from_registry("greeter", "1.0.0")
+    ///     .state(Config { greeting: "Hello".into() })
+    ///     .build()?;
+    /// # drop(server);
+    /// let missing = mcp_tool::Server::from_registry("greeter", "1.0.0").build();
+    /// assert!(matches!(missing, Err(mcp_tool::ServerError::MissingState { .. })));
+    /// # Ok::<(), mcp_tool::ServerError>(())
+    /// ```
+    pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> Self {
+        self.state.insert(value);
+        self
+    }
+
     /// Serves only the tools with these names; naming a tool that does not exist
     /// is an error when the server is built.
     ///
@@ -191,7 +224,14 @@ impl Server {
         crate::panics::install_hook();
         let entries = self.selected()?;
         check_unique(&entries)?;
-        let mut info = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        check_states(&entries, &self.state)?;
+        // Logging is deprecated by SEP-2577 (protocol 2026-07-28); earlier clients use it.
+        #[allow(deprecated)]
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_logging()
+            .build();
+        let mut info = ServerConfig::new(capabilities)
             .with_server_info(Implementation::new(self.name, self.version));
         if let Some(instructions) = self.instructions {
             info = info.with_instructions(instructions);
@@ -202,6 +242,7 @@ impl Server {
             self.detail,
             self.timeout,
             self.limits,
+            self.state,
         ))
     }
 
@@ -287,6 +328,19 @@ fn check_unique(entries: &[&'static ToolEntry]) -> Result<(), ServerError> {
                 name: entry.name().to_owned(),
                 first: first.location(),
                 second: entry.location(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// A tool that asks for a state never given is an error naming the tool and the type.
+fn check_states(entries: &[&'static ToolEntry], state: &StateMap) -> Result<(), ServerError> {
+    for entry in entries {
+        if let Some((_, type_name)) = entry.states().find(|(id, _)| !state.contains(*id)) {
+            return Err(ServerError::MissingState {
+                tool: entry.name().to_owned(),
+                type_name,
             });
         }
     }

@@ -18,15 +18,18 @@
 //! # }
 //! ```
 
+use std::sync::{Arc, Mutex};
+
 use rmcp::ServiceExt;
-use rmcp::model::CallToolRequestParams;
+use rmcp::model::{CallToolRequestParams, RequestMetaObject};
 use rmcp::service::{RoleClient, RunningService, ServiceError};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 
 use crate::bridge;
 use crate::error::CallError;
-use crate::model::{ToolInfo, ToolResult};
+use crate::model::{LogLevel, Notification, ToolInfo, ToolResult};
 use crate::server::Server;
 use crate::tool_server::ToolServer;
 
@@ -71,6 +74,8 @@ impl TestError {
 pub struct TestClient {
     client: RunningService<RoleClient, ()>,
     server: tokio::task::JoinHandle<()>,
+    tap: tokio::task::JoinHandle<()>,
+    notifications: Arc<Mutex<Vec<Notification>>>,
 }
 
 impl TestClient {
@@ -81,14 +86,62 @@ impl TestClient {
 
     /// Connects to a built server.
     pub async fn connect(server: ToolServer) -> Result<Self, TestError> {
-        let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+        let (server_io, tap_server) = tokio::io::duplex(64 * 1024);
+        let (tap_client, client_io) = tokio::io::duplex(64 * 1024);
         let server = tokio::spawn(async move {
             let (read, write) = tokio::io::split(server_io);
             // The session's end or failure shows on the client's side.
             let _ = server.serve_lines(read, write).await;
         });
+        let notifications = Arc::new(Mutex::new(Vec::new()));
+        let tap = tokio::spawn(tap(tap_server, tap_client, Arc::clone(&notifications)));
         let client = ().serve(client_io).await.map_err(|e| TestError::Connect(e.to_string()))?;
-        Ok(Self { client, server })
+        Ok(Self {
+            client,
+            server,
+            tap,
+            notifications,
+        })
+    }
+
+    /// The notifications (progress, log messages) the server sent since the last time
+    /// this was asked, in the order sent. Every notification a call sent before its reply
+    /// is here once the call has returned.
+    ///
+    /// ```standalone_crate
+    /// use mcp_tool::model::Notification;
+    /// use mcp_tool::{Context, mcp_tool, testing::TestClient};
+    ///
+    /// /// Says hello in the log and returns nothing.
+    /// #[mcp_tool]
+    /// async fn hello(ctx: Context) {
+    ///     ctx.info("hello").await;
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let client = TestClient::from_registry().await.unwrap();
+    /// client.call("hello", serde_json::json!({})).await.unwrap();
+    /// let sent = client.take_notifications();
+    /// assert!(matches!(&sent[..], [Notification::Log(message)] if message.data == "hello"));
+    /// # }
+    /// ```
+    pub fn take_notifications(&self) -> Vec<Notification> {
+        let mut recorded = self
+            .notifications
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        std::mem::take(&mut *recorded)
+    }
+
+    /// Asks the server to send only log messages of `level` or more severe
+    /// (`logging/setLevel`).
+    pub async fn set_log_level(&self, level: LogLevel) -> Result<(), TestError> {
+        #[allow(deprecated)] // SEP-2577: logging stays for clients of earlier protocols.
+        let params = rmcp::model::SetLevelRequestParams::new(bridge::sdk_log_level(level));
+        #[allow(deprecated)]
+        let sent = self.client.set_level(params).await;
+        sent.map_err(|e| TestError::from_service("", e))
     }
 
     /// The tools the server lists.
@@ -116,6 +169,35 @@ impl TestClient {
             other => return Err(TestError::NotAnObject(json_kind(&other))),
         };
         let params = CallToolRequestParams::new(name.to_owned()).with_arguments(arguments);
+        self.send_call(name, params).await
+    }
+
+    /// Calls a tool as [`call`](Self::call) does, asking for progress: the request
+    /// carries the `progressToken` `token`.
+    pub async fn call_with_progress(
+        &self,
+        name: &str,
+        arguments: Value,
+        token: &str,
+    ) -> Result<ToolResult, TestError> {
+        let arguments = match arguments {
+            Value::Object(object) => object,
+            Value::Null => serde_json::Map::new(),
+            other => return Err(TestError::NotAnObject(json_kind(&other))),
+        };
+        let mut params = CallToolRequestParams::new(name.to_owned()).with_arguments(arguments);
+        // rmcp's client puts a token of its own on every request; the tap puts this one.
+        let mut meta = RequestMetaObject::new();
+        meta.0.0.insert(WANTED_TOKEN.into(), token.into());
+        params.meta = Some(meta);
+        self.send_call(name, params).await
+    }
+
+    async fn send_call(
+        &self,
+        name: &str,
+        params: CallToolRequestParams,
+    ) -> Result<ToolResult, TestError> {
         match self.client.call_tool(params).await {
             Ok(result) => Ok(result.into()),
             Err(error) => Err(TestError::from_service(name, error)),
@@ -140,7 +222,46 @@ impl TestClient {
     pub async fn close(self) {
         let _ = self.client.cancel().await;
         self.server.abort();
+        self.tap.abort();
     }
+}
+
+/// Where a test call puts the progress token it wants sent, in its `_meta`.
+const WANTED_TOKEN: &str = "mcp-tool.testing/progressToken";
+
+/// Passes the session through, recording every notification the server sends before
+/// the client reads it; a call goes with the progress token the test asked for, or none.
+async fn tap<S, C>(server: S, client: C, notifications: Arc<Mutex<Vec<Notification>>>)
+where
+    S: AsyncRead + AsyncWrite + Send + 'static,
+    C: AsyncRead + AsyncWrite + Send + 'static,
+{
+    let (server_read, mut server_write) = tokio::io::split(server);
+    let (client_read, mut client_write) = tokio::io::split(client);
+    let upstream = tokio::spawn(async move {
+        let mut lines = BufReader::new(client_read).lines();
+        while let Ok(Some(line)) = lines.next_line().await {
+            let line = with_wanted_token(line) + "\n";
+            if server_write.write_all(line.as_bytes()).await.is_err() {
+                break;
+            }
+        }
+    });
+    let mut lines = BufReader::new(server_read).lines();
+    while let Ok(Some(line)) = lines.next_line().await {
+        let message = serde_json::from_str::<Value>(&line).ok();
+        if let Some(notification) = message.as_ref().and_then(Notification::from_message) {
+            let mut recorded = notifications
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            recorded.push(notification);
+        }
+        let line = line + "\n";
+        if client_write.write_all(line.as_bytes()).await.is_err() {
+            break;
+        }
+    }
+    upstream.abort();
 }
 
 /// The structured output of a result decoded as `T` (a `{"result": ...}` wrapper is
@@ -156,6 +277,28 @@ pub fn structured_as<T: DeserializeOwned>(result: &ToolResult) -> Result<T, Test
         }
         _ => Err(TestError::Decode(whole.to_string())),
     })
+}
+
+/// A `tools/call` line with the progress token the test asked for in place of rmcp's.
+fn with_wanted_token(line: String) -> String {
+    let Ok(mut message) = serde_json::from_str::<Value>(&line) else {
+        return line;
+    };
+    if message.get("method").and_then(Value::as_str) != Some("tools/call") {
+        return line;
+    }
+    let Some(meta) = message
+        .get_mut("params")
+        .and_then(|params| params.get_mut("_meta"))
+        .and_then(Value::as_object_mut)
+    else {
+        return line;
+    };
+    meta.remove("progressToken");
+    if let Some(wanted) = meta.remove(WANTED_TOKEN) {
+        meta.insert("progressToken".into(), wanted);
+    }
+    message.to_string()
 }
 
 fn json_kind(value: &Value) -> &'static str {

@@ -4,25 +4,28 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+#[allow(deprecated)] // `SetLevelRequestParams`: see `set_level`.
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ErrorData, ListToolsResult,
-    PaginatedRequestParams, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ErrorCode, ErrorData, ListToolsResult,
+    PaginatedRequestParams, ServerConfig, SetLevelRequestParams, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler, ServiceExt};
 use serde_json::Value;
 
 use crate::bridge;
-use crate::call::{CallInput, Outcome, ToolFuture};
+use crate::call::{CallInput, Cancellable, Outcome, ToolFuture};
 use crate::error::{CallError, ServerError};
 use crate::failure::Failure;
 use crate::failure_report::{self, Detail};
 use crate::lines::{Limits, LineTransport};
+use crate::log_filter::LogFilter;
 use crate::masking;
 use crate::model::{ToolAnnotations, ToolInfo, ToolResult};
 use crate::output::ToolReply;
 use crate::registry::ToolEntry;
 use crate::schema;
+use crate::state::StateMap;
 use crate::suggest;
 
 /// A built server: the tool list computed once, shared by every session.
@@ -38,6 +41,8 @@ use crate::suggest;
 #[derive(Clone, Debug)]
 pub struct ToolServer {
     shared: Arc<Shared>,
+    /// The session's `logging/setLevel`; each session served gets its own.
+    log_filter: LogFilter,
 }
 
 #[derive(Debug)]
@@ -53,6 +58,7 @@ struct Shared {
     detail: Detail,
     timeout: Option<Duration>,
     limits: Limits,
+    state: StateMap,
 }
 
 #[derive(Debug)]
@@ -120,6 +126,7 @@ impl ToolServer {
         detail: Detail,
         timeout: Option<Duration>,
         limits: Limits,
+        state: StateMap,
     ) -> Self {
         let tools: Vec<BuiltTool> = entries.iter().map(|entry| BuiltTool::new(entry)).collect();
         // Looked up on every call: comparing names beats hashing one.
@@ -141,7 +148,9 @@ impl ToolServer {
                 detail,
                 timeout,
                 limits,
+                state,
             }),
+            log_filter: LogFilter::default(),
         }
     }
 
@@ -166,7 +175,11 @@ impl ToolServer {
         W: tokio::io::AsyncWrite + Unpin + Send + 'static,
     {
         let transport = LineTransport::new(input, output, self.shared.limits);
-        let running = ServiceExt::serve(self, transport)
+        let session = Self {
+            shared: self.shared,
+            log_filter: LogFilter::default(),
+        };
+        let running = ServiceExt::serve(session, transport)
             .await
             .map_err(|e| ServerError::Transport(e.to_string()))?;
         running
@@ -212,7 +225,8 @@ impl ToolServer {
         let Some(tool) = self.find(name) else {
             return Err(self.unknown_tool(name));
         };
-        let input = CallInput::new(arguments);
+        let state = &self.shared.state;
+        let input = CallInput::new(tool.entry.name(), arguments, None, state, &self.log_filter);
         let mut running = (tool.entry.spec().call)(&input);
         if let Some(failure) = running.ended() {
             return Ok(self.answer(tool, Err(failure), &input));
@@ -226,7 +240,7 @@ impl ToolServer {
 
     /// The reply to a call that ended with `outcome`.
     #[inline]
-    fn answer(&self, tool: &BuiltTool, outcome: Outcome, input: &CallInput) -> CallToolResult {
+    fn answer(&self, tool: &BuiltTool, outcome: Outcome, input: &CallInput<'_>) -> CallToolResult {
         match outcome {
             Ok(reply) => tool.reply(reply),
             Err(failure) => bridge::error_result(failure_report::failure(
@@ -305,22 +319,41 @@ impl ServerHandler for ToolServer {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         // As `call`, inline: a call that ended before its tool ran awaits no future.
         let Some(tool) = self.find(&request.name) else {
             return Err(bridge::error_data(self.unknown_tool(&request.name)));
         };
-        let input = CallInput::new(request.arguments.unwrap_or_default());
+        let input = CallInput::new(
+            tool.entry.name(),
+            request.arguments.unwrap_or_default(),
+            Some(&context),
+            &self.shared.state,
+            &self.log_filter,
+        );
         let mut running = (tool.entry.spec().call)(&input);
         if let Some(failure) = running.ended() {
             return Ok(self.answer(tool, Err(failure), &input).into());
         }
         let outcome = match self.shared.timeout {
-            Some(limit) => timed(limit, &mut running).await,
-            None => (&mut running).await,
+            Some(limit) => Cancellable::new(timed(limit, &mut running), &context.ct).await,
+            None => Cancellable::new(&mut running, &context.ct).await,
         };
-        Ok(self.answer(tool, outcome, &input).into())
+        match outcome {
+            Some(outcome) => Ok(self.answer(tool, outcome, &input).into()),
+            None => Err(cancelled(tool.entry.name(), &context)),
+        }
+    }
+
+    #[allow(deprecated)] // SEP-2577: logging stays for clients of earlier protocols.
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.log_filter.set(bridge::log_level(request.level));
+        Ok(())
     }
 }
 
@@ -330,4 +363,12 @@ async fn timed(limit: Duration, running: &mut ToolFuture) -> Outcome {
     Box::pin(tokio::time::timeout(limit, running))
         .await
         .unwrap_or(Err(Failure::Timeout(limit)))
+}
+
+/// A call the client cancelled: its tool's future was dropped; rmcp sends no reply to a
+/// cancelled request, as the specification asks, so this error goes nowhere.
+#[cold]
+fn cancelled(tool: &str, context: &RequestContext<RoleServer>) -> ErrorData {
+    tracing::info!(tool, request = %context.id, "the client cancelled the call; no reply is sent");
+    ErrorData::new(ErrorCode(-32800), "the request was cancelled", None)
 }
