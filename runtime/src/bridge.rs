@@ -223,18 +223,16 @@ fn our_annotations(annotations: sdk::Annotations) -> Annotations {
 }
 
 /// A tool's listing entry, as rmcp sends it.
-pub(crate) fn sdk_tool(info: &ToolInfo) -> sdk::Tool {
-    let description = info.description.clone().unwrap_or_default();
-    let mut tool = sdk::Tool::new(
-        info.name.clone(),
-        description,
-        Arc::new(info.input_schema.clone()),
-    );
-    tool.title = info.title.clone();
-    tool.output_schema = info.output_schema.clone().map(Arc::new);
-    tool.annotations = info.annotations.as_ref().map(|a| {
+/// Moves the schemas, never copies them: a server with a thousand tools builds a
+/// thousand of these at start-up.
+pub(crate) fn sdk_tool(info: ToolInfo) -> sdk::Tool {
+    let description = info.description.unwrap_or_default();
+    let mut tool = sdk::Tool::new(info.name, description, Arc::new(info.input_schema));
+    tool.title = info.title;
+    tool.output_schema = info.output_schema.map(Arc::new);
+    tool.annotations = info.annotations.map(|a| {
         sdk::ToolAnnotations::from_raw(
-            a.title.clone(),
+            a.title,
             a.read_only,
             a.destructive,
             a.idempotent,

@@ -1,7 +1,7 @@
 //! A built server: every tool's listing computed once and shared by every session,
 //! the lookup of a called tool, and `rmcp`'s `ServerHandler` over them.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 #[allow(deprecated)] // `SetLevelRequestParams`: see `set_level`.
@@ -53,8 +53,9 @@ struct Shared {
     index: Vec<(&'static str, usize)>,
     /// What `tools/list` sends, converted once.
     listing: Vec<Tool>,
-    /// The same tools in this crate's terms.
-    infos: Vec<ToolInfo>,
+    /// The same tools in this crate's terms, made on first use (tests and tool
+    /// listings ask; serving never does), so start-up copies no schema.
+    infos: OnceLock<Vec<ToolInfo>>,
     detail: Detail,
     timeout: Option<Duration>,
     limits: Limits,
@@ -64,7 +65,6 @@ struct Shared {
 #[derive(Debug)]
 struct BuiltTool {
     entry: &'static ToolEntry,
-    info: ToolInfo,
     tool: Tool,
     wrap_output: bool,
 }
@@ -96,8 +96,7 @@ impl BuiltTool {
         };
         Self {
             entry,
-            tool: bridge::sdk_tool(&info),
-            info,
+            tool: bridge::sdk_tool(info),
             wrap_output,
         }
     }
@@ -137,14 +136,13 @@ impl ToolServer {
             .collect();
         index.sort_unstable();
         let listing = tools.iter().map(|t| t.tool.clone()).collect();
-        let infos = tools.iter().map(|t| t.info.clone()).collect();
         Self {
             shared: Arc::new(Shared {
                 info,
                 tools,
                 index,
                 listing,
-                infos,
+                infos: OnceLock::new(),
                 detail,
                 timeout,
                 limits,
@@ -156,7 +154,14 @@ impl ToolServer {
 
     /// The tools this server lists, with their schemas, as clients see them.
     pub fn tools(&self) -> &[ToolInfo] {
-        &self.shared.infos
+        self.shared.infos.get_or_init(|| {
+            self.shared
+                .listing
+                .iter()
+                .cloned()
+                .map(bridge::tool_info)
+                .collect()
+        })
     }
 
     /// Serves over stdin and stdout until the client leaves.
