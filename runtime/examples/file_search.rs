@@ -12,22 +12,18 @@
 
 use std::fs::Metadata;
 use std::path::{Component, Path, PathBuf};
-use std::sync::OnceLock;
 
 use anyhow::Context as _;
 use cel::common::ast::{EntryExpr, Expr, MapExpr, StructExpr};
 use cel::{Context, ExecutionError, IdedExpr, Program, Value};
 use chrono::{DateTime, FixedOffset, SecondsFormat, Utc};
-use mcp_tool::{ToolError, mcp_tool};
+use mcp_tool::{State, ToolError, mcp_tool};
 use schemars::JsonSchema;
 use serde::Serialize;
 
-/// The directory every path is relative to, canonicalized once at start-up.
-static ROOT: OnceLock<PathBuf> = OnceLock::new();
-
-fn root() -> &'static Path {
-    ROOT.get().map_or(Path::new("."), PathBuf::as_path)
-}
+/// The directory every path is relative to, canonicalized once at start-up and given
+/// to the tools that ask for it as `State<Root>`.
+struct Root(PathBuf);
 
 const USAGE: &str = "\
 file_search: an MCP server that finds files under a root directory with CEL filters,
@@ -96,10 +92,9 @@ async fn main() -> anyhow::Result<()> {
         "the root {} is not a directory",
         root.display()
     );
-    ROOT.set(root).ok();
-
     let server = mcp_tool::Server::from_registry("file-search", env!("CARGO_PKG_VERSION"))
-        .instructions(INSTRUCTIONS);
+        .instructions(INSTRUCTIONS)
+        .state(Root(root));
     if options.list_tools && options.markdown {
         print!("{}", tools_markdown());
         return Ok(());
@@ -161,6 +156,8 @@ struct Match {
 /// Walks the tree under the root (or under `path`) and returns the relative paths, sizes and modification times of the entries whose attributes match the CEL `filter`.
 #[mcp_tool(read_only, idempotent)]
 fn search(
+    call: mcp_tool::Context,
+    root: State<Root>,
     /// A CEL expression over the attributes that `list_attributes` returns, e.g. `ext == "rs" && size > 1024`. Defaults to matching every entry.
     filter: Option<String>,
     /// A directory to search in, relative to the root. Defaults to the root.
@@ -170,14 +167,17 @@ fn search(
     max_results: u32,
 ) -> Result<SearchResults, ToolError> {
     let program = filter.as_deref().map(compile).transpose()?;
-    let start = resolve("path", path.as_deref().unwrap_or("."))?;
+    let start = resolve(&root, "path", path.as_deref().unwrap_or("."))?;
     if !start.is_dir() {
         return Err(ToolError::new("`path` must name a directory, not a file"));
     }
     let mut base = Context::default();
     base.add_variable_from_value("now", Value::Timestamp(Utc::now().fixed_offset()));
 
+    // A plain `fn` runs on the blocking pool; it sends notifications through the runtime.
+    let runtime = tokio::runtime::Handle::current();
     let mut matches = Vec::new();
+    let mut walked = 0_usize;
     let walk = walkdir::WalkDir::new(&start)
         .min_depth(1)
         .sort_by_file_name()
@@ -185,10 +185,15 @@ fn search(
         // Unreadable entries are skipped: a search reports what it can see.
         .filter_map(Result::ok);
     for found in walk {
+        if call.is_cancelled() {
+            // The client gets no reply to a cancelled call; this only ends the walk.
+            return Err(ToolError::new("the search was cancelled"));
+        }
+        walked += 1;
         let Ok(metadata) = found.metadata() else {
             continue;
         };
-        let Ok(relative) = found.path().strip_prefix(root()) else {
+        let Ok(relative) = found.path().strip_prefix(&root.0) else {
             continue;
         };
         let entry = Entry::new(relative, &metadata);
@@ -209,7 +214,15 @@ fn search(
             is_dir: entry.is_dir,
             size: entry.size,
         });
+        // Progress: the matches found so far, of at most `max_results`.
+        runtime.block_on(call.progress(matches.len(), max_results));
     }
+    // The root's absolute path is masked to its name on its way to the client.
+    runtime.block_on(call.info(format!(
+        "searched {walked} entries under {}; {} matched",
+        root.0.display(),
+        matches.len()
+    )));
     Ok(SearchResults {
         matches,
         truncated: false,
@@ -288,14 +301,15 @@ struct FileAttributes {
 /// Returns the content type, size, modification time, kind, permissions and line count of one file or directory given by its path relative to the root, without running a filter.
 #[mcp_tool(read_only, idempotent)]
 fn read_attributes(
+    root: State<Root>,
     /// The file's path relative to the root, e.g. `src/main.rs`.
     path: String,
 ) -> Result<FileAttributes, ToolError> {
-    let full = resolve("path", &path)?;
+    let full = resolve(&root, "path", &path)?;
     let metadata = full
         .symlink_metadata()
         .map_err(|_| ToolError::new("`path` names an entry that cannot be read"))?;
-    let relative = full.strip_prefix(root()).unwrap_or(Path::new("."));
+    let relative = full.strip_prefix(&root.0).unwrap_or(Path::new("."));
     let entry = Entry::new(relative, &metadata);
     let lines = (metadata.is_file() && entry.size <= 1 << 20)
         .then(|| std::fs::read(&full).ok())
@@ -650,14 +664,15 @@ fn clipped(text: &str, chars: usize) -> String {
 }
 
 /// Resolves a path given relative to the root, refusing anything that leads outside it.
-fn resolve(argument: &str, path: &str) -> Result<PathBuf, ToolError> {
+fn resolve(root: &Root, argument: &str, path: &str) -> Result<PathBuf, ToolError> {
+    let root = root.0.as_path();
     let outside = || {
         ToolError::new(format!(
             "`{argument}` must stay inside the root; give a path relative to it, like `src/main.rs`"
         ))
     };
     let requested = Path::new(path);
-    let requested = match requested.strip_prefix(root()) {
+    let requested = match requested.strip_prefix(root) {
         Ok(inside) => inside,
         Err(_) => requested,
     };
@@ -675,7 +690,7 @@ fn resolve(argument: &str, path: &str) -> Result<PathBuf, ToolError> {
             Component::RootDir | Component::Prefix(_) => return Err(outside()),
         }
     }
-    let full = root().join(&relative);
+    let full = root.join(&relative);
     let resolved = full.canonicalize().map_err(|_| {
         ToolError::new(format!(
             "`{argument}`: nothing named `{}` under the root; `search` lists what is there",
@@ -683,7 +698,7 @@ fn resolve(argument: &str, path: &str) -> Result<PathBuf, ToolError> {
         ))
     })?;
     // A symbolic link may still lead elsewhere.
-    if !resolved.starts_with(root()) {
+    if !resolved.starts_with(root) {
         return Err(outside());
     }
     Ok(full)

@@ -60,9 +60,9 @@ def connect(server_bin: str, tree: Path):
     """Opens a client session with the server over stdio, rooted at the test tree."""
 
     @contextlib.asynccontextmanager
-    async def open_session(mode: str = "auto") -> AsyncIterator[Client]:
+    async def open_session(mode: str = "auto", **options) -> AsyncIterator[Client]:
         params = StdioServerParameters(command=server_bin, args=["--root", str(tree)])
-        async with Client(params, read_timeout_seconds=30, mode=mode) as client:
+        async with Client(params, read_timeout_seconds=30, mode=mode, **options) as client:
             yield client
 
     return open_session

@@ -99,6 +99,26 @@ async def test_search_finds_the_files_a_filter_matches(connect):
         assert paths(result) == ["data/blob.bin"]
 
 
+async def test_search_reports_progress_and_a_masked_log_message(connect, tree: Path):
+    logs = []
+    progress = []
+
+    async def on_log(params) -> None:
+        logs.append(params)
+
+    async def on_progress(done: float, total: float | None, message: str | None) -> None:
+        progress.append((done, total))
+
+    async with connect(logging_callback=on_log, log_level="info") as client:
+        result = await client.call_tool("search", {"filter": 'ext == "rs"'}, progress_callback=on_progress)
+        assert paths(result) == ["src/lib.rs", "src/main.rs", "src/nested/deep.rs"]
+    # One notification per match, in order, each with the most there can be.
+    assert progress == [(1, 100), (2, 100), (3, 100)]
+    texts = [str(log.data) for log in logs]
+    assert texts == [f"searched {len(list(tree.rglob('*')))} entries under root; 3 matched"], texts
+    assert all(str(tree) not in text for text in texts)
+
+
 async def test_search_without_a_filter_lists_everything_and_says_when_it_stops(connect, tree: Path):
     async with connect() as client:
         everything = paths(await client.call_tool("search", {}))
