@@ -432,6 +432,7 @@ fn registration(tool: &Tool, names: &Names) -> TokenStream {
     let destructive = option_bool(tool.annotations.destructive);
     let idempotent = option_bool(tool.annotations.idempotent);
     let open_world = option_bool(tool.annotations.open_world);
+    let timeout_ms = option_u64(tool.timeout_ms);
     let here = names.function.span();
     let file = quote_spanned!(here=> ::core::file!());
     let line = quote_spanned!(here=> ::core::line!());
@@ -446,6 +447,7 @@ fn registration(tool: &Tool, names: &Names) -> TokenStream {
                 destructive: #destructive,
                 idempotent: #idempotent,
                 open_world: #open_world,
+                timeout_ms: #timeout_ms,
                 params: &#params,
                 output_schema: #output_schema,
                 call: #call,

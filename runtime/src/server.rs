@@ -115,7 +115,8 @@ impl Server {
 
     /// Fails a call that runs longer than `limit`. An async tool's future is dropped
     /// then; a sync tool runs on its own thread, which cannot be stopped: it runs to
-    /// its end and its result is dropped.
+    /// its end and its result is dropped. A tool's own `#[mcp_tool(timeout = "...")]`
+    /// takes its place for that tool, shorter or longer.
     ///
     /// ```
     /// use std::time::Duration;

@@ -57,7 +57,6 @@ struct Shared {
     /// listings ask; serving never does), so start-up copies no schema.
     infos: OnceLock<Vec<ToolInfo>>,
     detail: Detail,
-    timeout: Option<Duration>,
     limits: Limits,
     state: StateMap,
 }
@@ -67,10 +66,12 @@ struct BuiltTool {
     entry: &'static ToolEntry,
     tool: Tool,
     wrap_output: bool,
+    /// The tool's own `timeout`, else the server's.
+    timeout: Option<Duration>,
 }
 
 impl BuiltTool {
-    fn new(entry: &'static ToolEntry) -> Self {
+    fn new(entry: &'static ToolEntry, server_timeout: Option<Duration>) -> Self {
         let spec = entry.spec();
         let (output_schema, wrap_output) = match schema::output_schema(spec.output_schema) {
             Some((output, wrap)) => (Some(output), wrap),
@@ -98,6 +99,10 @@ impl BuiltTool {
             entry,
             tool: bridge::sdk_tool(info),
             wrap_output,
+            timeout: spec
+                .timeout_ms
+                .map(Duration::from_millis)
+                .or(server_timeout),
         }
     }
 
@@ -127,7 +132,9 @@ impl ToolServer {
         limits: Limits,
         state: StateMap,
     ) -> Self {
-        let tools: Vec<BuiltTool> = entries.iter().map(|entry| BuiltTool::new(entry)).collect();
+        let tools: Vec<BuiltTool> = (entries.iter())
+            .map(|entry| BuiltTool::new(entry, timeout))
+            .collect();
         // Looked up on every call: comparing names beats hashing one.
         let mut index: Vec<(&'static str, usize)> = tools
             .iter()
@@ -144,7 +151,6 @@ impl ToolServer {
                 listing,
                 infos: OnceLock::new(),
                 detail,
-                timeout,
                 limits,
                 state,
             }),
@@ -236,7 +242,7 @@ impl ToolServer {
         if let Some(failure) = running.ended() {
             return Ok(self.answer(tool, Err(failure), &input));
         }
-        let outcome = match self.shared.timeout {
+        let outcome = match tool.timeout {
             Some(limit) => timed(limit, &mut running).await,
             None => (&mut running).await,
         };
@@ -341,7 +347,7 @@ impl ServerHandler for ToolServer {
         if let Some(failure) = running.ended() {
             return Ok(self.answer(tool, Err(failure), &input).into());
         }
-        let outcome = match self.shared.timeout {
+        let outcome = match tool.timeout {
             Some(limit) => Cancellable::new(timed(limit, &mut running), &context.ct).await,
             None => Cancellable::new(&mut running, &context.ct).await,
         };
