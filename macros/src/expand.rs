@@ -407,13 +407,15 @@ fn unpack_statement(tool: &Tool, names: &Names) -> TokenStream {
 /// The call of the user's function, sync or async, its result converted.
 fn invocation(tool: &Tool, names: &Names) -> TokenStream {
     let p = names.private();
-    let (function, output) = (&names.function, &names.output);
+    let (function, output, input) = (&names.function, &names.output, &names.input);
     let values = (0..tool.params.len()).map(|i| names.value_at(i));
     match &tool.function.sig.asyncness {
         Some(asyncness) => quote_spanned! {asyncness.span()=>
             #p::async_reply(#output().convert, #function(#(#values),*))
         },
-        None => quote!(#p::sync_reply(#output().convert, move || #function(#(#values),*))),
+        None => quote! {
+            #p::sync_reply(#input, #output().convert, move || #function(#(#values),*))
+        },
     }
 }
 
