@@ -11,6 +11,7 @@ const USAGE: &[(&str, &str)] = &[
     ("destructive", "destructive` or `destructive = false"),
     ("idempotent", "idempotent` or `idempotent = false"),
     ("open_world", "open_world` or `open_world = false"),
+    ("timeout", "timeout = \"30s\""),
     ("crate", "crate = \"path::to::mcp_tool\""),
     ("range", "range(min = 1, max = 100)"),
     ("length", "length(min = 1, max = 64)"),

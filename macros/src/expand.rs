@@ -407,13 +407,15 @@ fn unpack_statement(tool: &Tool, names: &Names) -> TokenStream {
 /// The call of the user's function, sync or async, its result converted.
 fn invocation(tool: &Tool, names: &Names) -> TokenStream {
     let p = names.private();
-    let (function, output) = (&names.function, &names.output);
+    let (function, output, input) = (&names.function, &names.output, &names.input);
     let values = (0..tool.params.len()).map(|i| names.value_at(i));
     match &tool.function.sig.asyncness {
         Some(asyncness) => quote_spanned! {asyncness.span()=>
             #p::async_reply(#output().convert, #function(#(#values),*))
         },
-        None => quote!(#p::sync_reply(#output().convert, move || #function(#(#values),*))),
+        None => quote! {
+            #p::sync_reply(#input, #output().convert, move || #function(#(#values),*))
+        },
     }
 }
 
@@ -432,6 +434,7 @@ fn registration(tool: &Tool, names: &Names) -> TokenStream {
     let destructive = option_bool(tool.annotations.destructive);
     let idempotent = option_bool(tool.annotations.idempotent);
     let open_world = option_bool(tool.annotations.open_world);
+    let timeout_ms = option_u64(tool.timeout_ms);
     let here = names.function.span();
     let file = quote_spanned!(here=> ::core::file!());
     let line = quote_spanned!(here=> ::core::line!());
@@ -446,6 +449,7 @@ fn registration(tool: &Tool, names: &Names) -> TokenStream {
                 destructive: #destructive,
                 idempotent: #idempotent,
                 open_world: #open_world,
+                timeout_ms: #timeout_ms,
                 params: &#params,
                 output_schema: #output_schema,
                 call: #call,

@@ -12,6 +12,8 @@ pub(crate) struct Tool {
     pub(crate) description: String,
     pub(crate) title: Option<String>,
     pub(crate) annotations: Annotations,
+    /// `timeout = "..."`, in milliseconds, not zero.
+    pub(crate) timeout_ms: Option<u64>,
     /// How generated code names the runtime: `::mcp_tool`, or `crate = "..."`.
     pub(crate) krate: syn::Path,
     /// The function as emitted: the parameter attributes rustc rejects removed.

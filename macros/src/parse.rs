@@ -23,6 +23,7 @@ pub(crate) struct ToolArgs {
     pub(crate) destructive: Option<bool>,
     pub(crate) idempotent: Option<bool>,
     pub(crate) open_world: Option<bool>,
+    pub(crate) timeout: Option<LitStr>,
     #[darling(rename = "crate")]
     pub(crate) krate: Option<syn::Path>,
 }
@@ -57,6 +58,7 @@ impl ToolArgs {
             destructive: self.destructive.or(other.destructive),
             idempotent: self.idempotent.or(other.idempotent),
             open_world: self.open_world.or(other.open_world),
+            timeout: self.timeout.or(other.timeout),
             krate: self.krate.or(other.krate),
         }
     }

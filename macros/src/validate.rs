@@ -23,6 +23,11 @@ pub(crate) fn tool(parsed: &parse::Tool, errors: &mut Errors) -> Option<Tool> {
     check_return(sig, errors);
     let name = name(parsed, errors);
     let description = description(parsed, errors);
+    let timeout_ms = parsed
+        .args
+        .timeout
+        .as_ref()
+        .and_then(|t| timeout(t, errors));
     let params: Vec<Param> = parsed.params.iter().map(|p| param(p, errors)).collect();
     if !errors.is_empty() {
         return None;
@@ -38,6 +43,7 @@ pub(crate) fn tool(parsed: &parse::Tool, errors: &mut Errors) -> Option<Tool> {
             idempotent: args.idempotent,
             open_world: args.open_world,
         },
+        timeout_ms,
         krate: args
             .krate
             .clone()
@@ -290,6 +296,54 @@ fn is_snake_case(name: &str) -> bool {
         && name.to_snake_case() == name
 }
 
+/// `timeout = "..."` in milliseconds; `None` after an error on the string.
+fn timeout(lit: &LitStr, errors: &mut Errors) -> Option<u64> {
+    let text = lit.value();
+    let message = match duration_ms(&text) {
+        Some(0) => "a timeout of zero fails every call: give the time the tool may take, \
+                    such as `\"30s\"`"
+            .to_owned(),
+        Some(ms) => return Some(ms),
+        None => format!(
+            "`{text}` is not a duration: write a whole number and a unit, `ms`, `s`, `m` or \
+             `h`, as in `\"500ms\"`, `\"30s\"`, `\"2m\"` or `\"1h\"`, or several, largest \
+             first, as in `\"1m30s\"`"
+        ),
+    };
+    errors.push(syn::Error::new_spanned(lit, message));
+    None
+}
+
+/// Milliseconds of `"500ms"`, `"30s"`, `"2m"`, `"1h"` or a sum of them, largest unit
+/// first, each unit once (`"1h30m"`, `"1m30s"`); `None` for anything else or an overflow.
+fn duration_ms(text: &str) -> Option<u64> {
+    const UNITS: [(&str, u64); 4] = [("h", 3_600_000), ("m", 60_000), ("s", 1_000), ("ms", 1)];
+    let mut rest = text;
+    let mut total: u64 = 0;
+    // Units left to use: each one smaller than the last.
+    let mut units = &UNITS[..];
+    while !rest.is_empty() {
+        let digits = rest
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        if digits == 0 {
+            return None;
+        }
+        let number: u64 = rest[..digits].parse().ok()?;
+        rest = &rest[digits..];
+        let unit_len = rest
+            .find(|c: char| c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        let position = units
+            .iter()
+            .position(|(name, _)| *name == &rest[..unit_len])?;
+        total = total.checked_add(number.checked_mul(units[position].1)?)?;
+        units = &units[position + 1..];
+        rest = &rest[unit_len..];
+    }
+    (!text.is_empty()).then_some(total)
+}
+
 /// One parameter, its `#[arg(...)]` checked.
 fn param(param: &parse::Param, errors: &mut Errors) -> Param {
     let value_ty = param.option_inner.as_ref().unwrap_or(&param.ty);
@@ -509,4 +563,43 @@ fn is_number_or_bool(name: &str) -> bool {
             | "f64"
             | "bool"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::duration_ms;
+
+    #[test]
+    fn durations_as_written() {
+        assert_eq!(duration_ms("500ms"), Some(500));
+        assert_eq!(duration_ms("30s"), Some(30_000));
+        assert_eq!(duration_ms("2m"), Some(120_000));
+        assert_eq!(duration_ms("1h"), Some(3_600_000));
+        assert_eq!(duration_ms("1m30s"), Some(90_000));
+        assert_eq!(duration_ms("1h2m3s4ms"), Some(3_723_004));
+        assert_eq!(duration_ms("90s"), Some(90_000));
+    }
+
+    #[test]
+    fn anything_else_is_refused() {
+        for text in [
+            "",
+            "30",
+            "s",
+            "30 seconds",
+            "30 s",
+            "1.5s",
+            "30S",
+            "30sec",
+            "30s1m",
+            "1s1s",
+            "-1s",
+            "m30s",
+            "30s ",
+            "99999999999999999999s",
+            "18446744073709551615h",
+        ] {
+            assert_eq!(duration_ms(text), None, "{text:?}");
+        }
+    }
 }

@@ -28,6 +28,9 @@ pub struct CallInput<'a> {
     pub(crate) request: Option<&'a RequestContext<RoleServer>>,
     pub(crate) state: &'a StateMap,
     pub(crate) log_filter: &'a LogFilter,
+    /// A sync tool's thread starts when the call is first polled, not at once: the call
+    /// may wait its turn under the server's limit of concurrent calls first.
+    pub(crate) queued: bool,
 }
 
 impl<'a> CallInput<'a> {
@@ -37,6 +40,7 @@ impl<'a> CallInput<'a> {
         request: Option<&'a RequestContext<RoleServer>>,
         state: &'a StateMap,
         log_filter: &'a LogFilter,
+        queued: bool,
     ) -> Self {
         Self {
             args,
@@ -44,6 +48,7 @@ impl<'a> CallInput<'a> {
             request,
             state,
             log_filter,
+            queued,
         }
     }
 
@@ -68,6 +73,8 @@ pub struct ToolFuture {
 enum State {
     /// Only a failure ends a call before its tool runs; kept small, as every call moves it.
     Ready(Option<Failure>),
+    /// A sync tool whose thread starts when the call is first polled.
+    Queued(Option<Box<dyn FnOnce() -> Outcome + Send>>),
     Blocking(tokio::task::JoinHandle<Outcome>),
     Async(Pin<Box<dyn Future<Output = Outcome> + Send>>),
 }
@@ -76,6 +83,7 @@ impl std::fmt::Debug for State {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             State::Ready(_) => "Ready",
+            State::Queued(_) => "Queued",
             State::Blocking(_) => "Blocking",
             State::Async(_) => "Async",
         })
@@ -88,7 +96,7 @@ impl ToolFuture {
     pub(crate) fn ended(&mut self) -> Option<Failure> {
         match &mut self.state {
             State::Ready(failure) => failure.take(),
-            State::Blocking(_) | State::Async(_) => None,
+            State::Queued(_) | State::Blocking(_) | State::Async(_) => None,
         }
     }
 }
@@ -101,6 +109,15 @@ impl Future for ToolFuture {
             State::Ready(failure) => Poll::Ready(Err(failure.take().unwrap_or_else(|| {
                 Failure::internal("the call was polled after it ended".to_owned())
             }))),
+            State::Queued(run) => {
+                let Some(run) = run.take() else {
+                    return Poll::Ready(Err(Failure::internal(
+                        "the tool's thread was started twice".to_owned(),
+                    )));
+                };
+                self.state = State::Blocking(tokio::task::spawn_blocking(run));
+                self.poll(cx)
+            }
             State::Blocking(thread) => Pin::new(thread).poll(cx).map(|joined| {
                 joined.unwrap_or_else(|_| {
                     Err(Failure::internal(
@@ -114,16 +131,24 @@ impl Future for ToolFuture {
 }
 
 /// Runs a sync tool on the blocking thread pool, so that it cannot stall other calls
-/// and a timeout can end the call; its panic is caught there.
+/// and a timeout can end the call; its panic is caught there. A queued call's thread
+/// starts when the call is first polled, once it has its turn.
 #[doc(hidden)]
-pub fn sync_reply<R: 'static, F>(convert: fn(R) -> Outcome, run: F) -> ToolFuture
+pub fn sync_reply<R: 'static, F>(
+    input: &CallInput<'_>,
+    convert: fn(R) -> Outcome,
+    run: F,
+) -> ToolFuture
 where
     F: FnOnce() -> R + Send + 'static,
 {
-    let thread = tokio::task::spawn_blocking(move || panics::catch(run).and_then(convert));
-    ToolFuture {
-        state: State::Blocking(thread),
-    }
+    let run = move || panics::catch(run).and_then(convert);
+    let state = if input.queued {
+        State::Queued(Some(Box::new(run)))
+    } else {
+        State::Blocking(tokio::task::spawn_blocking(run))
+    };
+    ToolFuture { state }
 }
 
 /// Runs an async tool, catching its panic.

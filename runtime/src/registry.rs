@@ -25,6 +25,8 @@ pub struct ToolSpec {
     pub destructive: Option<bool>,
     pub idempotent: Option<bool>,
     pub open_world: Option<bool>,
+    /// `timeout = "..."`, in milliseconds: over the server's.
+    pub timeout_ms: Option<u64>,
     pub params: &'static [ParamSpec],
     pub output_schema: fn(&mut SchemaGenerator) -> Option<Schema>,
     pub call: fn(&CallInput<'_>) -> ToolFuture,

@@ -4,6 +4,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
+use tokio::sync::Semaphore;
 
 use crate::error::ServerError;
 use crate::failure_report::Detail;
@@ -34,6 +35,7 @@ pub struct Server {
     from_registry: bool,
     detail: Detail,
     timeout: Option<Duration>,
+    max_calls: Option<usize>,
     limits: Limits,
     state: StateMap,
 }
@@ -59,6 +61,7 @@ impl Server {
             from_registry: true,
             detail: Detail::Masked,
             timeout: None,
+            max_calls: None,
             limits: Limits::default(),
             state: StateMap::default(),
         }
@@ -115,7 +118,8 @@ impl Server {
 
     /// Fails a call that runs longer than `limit`. An async tool's future is dropped
     /// then; a sync tool runs on its own thread, which cannot be stopped: it runs to
-    /// its end and its result is dropped.
+    /// its end and its result is dropped. A tool's own `#[mcp_tool(timeout = "...")]`
+    /// takes its place for that tool, shorter or longer.
     ///
     /// ```
     /// use std::time::Duration;
@@ -125,6 +129,31 @@ impl Server {
     /// ```
     pub fn timeout(mut self, limit: Duration) -> Self {
         self.timeout = Some(limit);
+        self
+    }
+
+    /// Runs at most `calls` tool calls at once, over every session; a call beyond them
+    /// waits its turn, in the order calls arrived, and is not refused. A call holds its
+    /// turn until its tool ends, runs out of time or is cancelled; its time limit starts
+    /// with its turn. Calls whose arguments fail, and calls of unknown tools, never
+    /// wait. Without it, calls run as they come.
+    ///
+    /// ```
+    /// let server = mcp_tool::Server::from_registry("search", "1.0.0").max_concurrent_calls(8);
+    /// # drop(server);
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If `calls` is zero, which would let no call run, or above tokio's limit of
+    /// permits (`usize::MAX >> 3`).
+    pub fn max_concurrent_calls(mut self, calls: usize) -> Self {
+        assert!(
+            calls > 0 && calls <= Semaphore::MAX_PERMITS,
+            "max_concurrent_calls must be between 1 and {}, not {calls}",
+            Semaphore::MAX_PERMITS
+        );
+        self.max_calls = Some(calls);
         self
     }
 
@@ -243,6 +272,7 @@ impl Server {
             self.timeout,
             self.limits,
             self.state,
+            self.max_calls,
         ))
     }
 

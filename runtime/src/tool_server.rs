@@ -12,6 +12,7 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler, ServiceExt};
 use serde_json::Value;
+use tokio::sync::Semaphore;
 
 use crate::bridge;
 use crate::call::{CallInput, Cancellable, Outcome, ToolFuture};
@@ -57,9 +58,10 @@ struct Shared {
     /// listings ask; serving never does), so start-up copies no schema.
     infos: OnceLock<Vec<ToolInfo>>,
     detail: Detail,
-    timeout: Option<Duration>,
     limits: Limits,
     state: StateMap,
+    /// `max_concurrent_calls`: a permit for each call a tool runs; `None` without a limit.
+    calls: Option<Semaphore>,
 }
 
 #[derive(Debug)]
@@ -67,10 +69,12 @@ struct BuiltTool {
     entry: &'static ToolEntry,
     tool: Tool,
     wrap_output: bool,
+    /// The tool's own `timeout`, else the server's.
+    timeout: Option<Duration>,
 }
 
 impl BuiltTool {
-    fn new(entry: &'static ToolEntry) -> Self {
+    fn new(entry: &'static ToolEntry, server_timeout: Option<Duration>) -> Self {
         let spec = entry.spec();
         let (output_schema, wrap_output) = match schema::output_schema(spec.output_schema) {
             Some((output, wrap)) => (Some(output), wrap),
@@ -98,6 +102,10 @@ impl BuiltTool {
             entry,
             tool: bridge::sdk_tool(info),
             wrap_output,
+            timeout: spec
+                .timeout_ms
+                .map(Duration::from_millis)
+                .or(server_timeout),
         }
     }
 
@@ -126,8 +134,11 @@ impl ToolServer {
         timeout: Option<Duration>,
         limits: Limits,
         state: StateMap,
+        max_calls: Option<usize>,
     ) -> Self {
-        let tools: Vec<BuiltTool> = entries.iter().map(|entry| BuiltTool::new(entry)).collect();
+        let tools: Vec<BuiltTool> = (entries.iter())
+            .map(|entry| BuiltTool::new(entry, timeout))
+            .collect();
         // Looked up on every call: comparing names beats hashing one.
         let mut index: Vec<(&'static str, usize)> = tools
             .iter()
@@ -144,9 +155,9 @@ impl ToolServer {
                 listing,
                 infos: OnceLock::new(),
                 detail,
-                timeout,
                 limits,
                 state,
+                calls: max_calls.map(Semaphore::new),
             }),
             log_filter: LogFilter::default(),
         }
@@ -231,14 +242,23 @@ impl ToolServer {
             return Err(self.unknown_tool(name));
         };
         let state = &self.shared.state;
-        let input = CallInput::new(tool.entry.name(), arguments, None, state, &self.log_filter);
+        let calls = self.shared.calls.as_ref();
+        let input = CallInput::new(
+            tool.entry.name(),
+            arguments,
+            None,
+            state,
+            &self.log_filter,
+            calls.is_some(),
+        );
         let mut running = (tool.entry.spec().call)(&input);
         if let Some(failure) = running.ended() {
             return Ok(self.answer(tool, Err(failure), &input));
         }
-        let outcome = match self.shared.timeout {
-            Some(limit) => timed(limit, &mut running).await,
-            None => (&mut running).await,
+        let outcome = match (calls, tool.timeout) {
+            (None, Some(limit)) => timed(limit, &mut running).await,
+            (None, None) => (&mut running).await,
+            (Some(calls), limit) => queued(calls, limit, &mut running).await,
         };
         Ok(self.answer(tool, outcome, &input))
     }
@@ -330,20 +350,25 @@ impl ServerHandler for ToolServer {
         let Some(tool) = self.find(&request.name) else {
             return Err(bridge::error_data(self.unknown_tool(&request.name)));
         };
+        let calls = self.shared.calls.as_ref();
         let input = CallInput::new(
             tool.entry.name(),
             request.arguments.unwrap_or_default(),
             Some(&context),
             &self.shared.state,
             &self.log_filter,
+            calls.is_some(),
         );
         let mut running = (tool.entry.spec().call)(&input);
         if let Some(failure) = running.ended() {
             return Ok(self.answer(tool, Err(failure), &input).into());
         }
-        let outcome = match self.shared.timeout {
-            Some(limit) => Cancellable::new(timed(limit, &mut running), &context.ct).await,
-            None => Cancellable::new(&mut running, &context.ct).await,
+        let outcome = match (calls, tool.timeout) {
+            (None, Some(limit)) => Cancellable::new(timed(limit, &mut running), &context.ct).await,
+            (None, None) => Cancellable::new(&mut running, &context.ct).await,
+            (Some(calls), limit) => {
+                Cancellable::new(queued(calls, limit, &mut running), &context.ct).await
+            }
         };
         match outcome {
             Some(outcome) => Ok(self.answer(tool, outcome, &input).into()),
@@ -368,6 +393,24 @@ async fn timed(limit: Duration, running: &mut ToolFuture) -> Outcome {
     Box::pin(tokio::time::timeout(limit, running))
         .await
         .unwrap_or(Err(Failure::Timeout(limit)))
+}
+
+/// A running call that first waits for a permit among the server's concurrent calls,
+/// and holds it until the tool ends, fails its own time limit or is dropped. Boxed, as
+/// `timed` is.
+async fn queued(calls: &Semaphore, limit: Option<Duration>, running: &mut ToolFuture) -> Outcome {
+    Box::pin(async move {
+        let Ok(_permit) = calls.acquire().await else {
+            return Err(Failure::internal(
+                "the server's limit of concurrent calls was closed".to_owned(),
+            ));
+        };
+        match limit {
+            Some(limit) => timed(limit, running).await,
+            None => running.await,
+        }
+    })
+    .await
 }
 
 /// A call the client cancelled: its tool's future was dropped; rmcp sends no reply to a

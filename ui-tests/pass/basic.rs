@@ -53,7 +53,7 @@ fn greet(name: String) -> String {
 fn noop() {}
 
 /// Counts the lines and the words of a text.
-#[mcp_tool(read_only, title = "Text statistics")]
+#[mcp_tool(read_only, title = "Text statistics", timeout = "500ms")]
 fn stats(
     /// The text to measure.
     text: String,
@@ -71,7 +71,8 @@ fn stats(
     read_only = true,
     destructive = false,
     idempotent = true,
-    open_world = false
+    open_world = false,
+    timeout = "1m30s"
 )]
 async fn first_lines(
     /// The text to cut.
@@ -134,7 +135,7 @@ fn blocks(text: String) -> Vec<Content> {
 }
 
 /// Returns a whole call result.
-#[mcp_tool(open_world)]
+#[mcp_tool(open_world, timeout = "2h")]
 async fn result(text: String) -> ToolResult {
     ToolResult::new(vec![Content::text(text)])
 }
