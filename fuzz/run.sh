@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# Fuzzes the masking functions for a while: ./run.sh [seconds] (60 by default).
+# Fuzzes for a while: ./run.sh [seconds] [targets...] (60 s each; every target by default):
+# masking (the masking functions), messages (raw lines into a server's stdio transport),
+# arguments (arbitrary JSON arguments to a tool with every kind of parameter).
+# A crash leaves its input under artifacts/<target>/; make it a regression test.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -8,6 +11,15 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
 fi
 
 # cargo fuzz passes -Z flags (the address sanitizer); RUSTC_BOOTSTRAP lets the stable toolchain take them.
-mkdir -p corpus/masking
-RUSTC_BOOTSTRAP=1 cargo fuzz run masking corpus/masking seeds/masking -- \
-    -max_total_time="${1:-60}" -dict=masking.dict -max_len=4096
+seconds="${1:-60}"
+shift || true
+targets=("$@")
+[[ ${#targets[@]} -gt 0 ]] || targets=(masking messages arguments)
+for target in "${targets[@]}"; do
+    echo "fuzz: $target for $seconds s" >&2
+    mkdir -p "corpus/$target" "seeds/$target"
+    dict=()
+    [[ -f "$target.dict" ]] && dict=(-dict="$target.dict")
+    RUSTC_BOOTSTRAP=1 cargo fuzz run "$target" "corpus/$target" "seeds/$target" -- \
+        -max_total_time="$seconds" -max_len=4096 "${dict[@]}"
+done
