@@ -7,6 +7,7 @@
 #![deny(missing_docs)]
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
+mod duration;
 mod errors;
 mod expand;
 mod model;

@@ -58,14 +58,14 @@ fn content_block(content: Content) -> sdk::ContentBlock {
             sdk::ContentBlock::Text(annotate!(sdk::TextContent::new(text), annotations))
         }
         Content::Image(media) => {
-            let (data, mime_type, annotations) = media_parts(media);
+            let (data, mime_type, annotations) = media.into_parts();
             sdk::ContentBlock::Image(annotate!(
                 sdk::ImageContent::new(data, mime_type),
                 annotations
             ))
         }
         Content::Audio(media) => {
-            let (data, mime_type, annotations) = media_parts(media);
+            let (data, mime_type, annotations) = media.into_parts();
             sdk::ContentBlock::Audio(annotate!(
                 sdk::AudioContent::new(data, mime_type),
                 annotations
@@ -80,11 +80,6 @@ fn content_block(content: Content) -> sdk::ContentBlock {
         )),
         Content::ResourceLink(link) => sdk::ContentBlock::ResourceLink(resource_link(link)),
     }
-}
-
-fn media_parts(media: Media) -> (String, String, Option<Annotations>) {
-    let data = media.base64().to_owned();
-    (data, media.mime_type, media.annotations)
 }
 
 fn resource_contents(contents: ResourceContents) -> sdk::ResourceContents {

@@ -222,6 +222,11 @@ impl Media {
     pub fn base64(&self) -> &str {
         &self.data
     }
+
+    /// The base64 text, the MIME type and the annotations, moved out.
+    pub(crate) fn into_parts(self) -> (String, String, Option<Annotations>) {
+        (self.data, self.mime_type, self.annotations)
+    }
 }
 
 /// An embedded resource. Build one with [`Content::resource`].
