@@ -83,6 +83,7 @@ mod context;
 mod error;
 mod failure;
 mod failure_report;
+mod form;
 mod inject;
 mod lines;
 mod log_filter;
