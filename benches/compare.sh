@@ -2,10 +2,13 @@
 # Measures mcp-tool against rmcp's own macros and a hand-written rmcp server, with the
 # same tools, in one run, and writes benches/RESULTS.md and benches/perf.svg.
 #
-# Usage: benches/compare.sh            (about 15 minutes on 2 cores from a clean clone)
+# Usage: benches/compare.sh            (about 15 minutes on 2 cores from a clean clone, and
+#                                      8 more for the http step, most of it waiting on
+#                                      rmcp's calls that Nagle's algorithm holds back)
 # Knobs: CALLS (stdio calls per run, 10000), RUNS (hyperfine rounds, 5),
+#        HTTP_CALLS (HTTP calls per client per run, 1000), HTTP_RUNS (HTTP rounds, 5),
 #        BUILD_RUNS (hyperfine runs per build timing, 3), CARGO_TARGET_DIR,
-#        STEPS (what to measure, "criterion callgrind stdio builds"; with fewer, the
+#        STEPS (what to measure, "criterion callgrind stdio http builds"; with fewer, the
 #        report is written to benches/results/ only, never to benches/RESULTS.md),
 #        ALLOW_DIRTY=1 (measure a working tree with uncommitted changes; the table
 #        then says "with local changes" and must not be committed).
@@ -29,7 +32,7 @@ if [ -n "$changes" ] || [ "$commit" = unknown ]; then
     commit="$commit with local changes"
 fi
 
-all_steps="criterion callgrind stdio builds"
+all_steps="criterion callgrind stdio http builds"
 steps=${STEPS:-$all_steps}
 for s in $steps; do
     case " $all_steps " in
@@ -49,6 +52,9 @@ gen=$target/bench-gen
 bin=$target/release
 calls=${CALLS:-10000}
 runs=${RUNS:-5}
+http_calls=${HTTP_CALLS:-1000}
+http_runs=${HTTP_RUNS:-5}
+http_warmup=10
 build_runs=${BUILD_RUNS:-3}
 criterion_args=(--warm-up-time 1 --measurement-time 3 --noplot)
 
@@ -78,6 +84,9 @@ rm -f "$results"/*.json "$results"/instructions.txt "$results"/RESULTS.md "$resu
     echo "steps: $steps"
     echo "stdio calls: $calls"
     echo "stdio rounds: $runs"
+    echo "http calls per client: $http_calls"
+    echo "http warm-up calls per client: $http_warmup"
+    echo "http rounds: $http_runs"
 } >"$results/machine.txt"
 cat "$results/machine.txt"
 
@@ -141,6 +150,33 @@ if doing stdio; then
                 -n hand "$client $bin/bench-server hand" | grep -E '^Benchmark|Time'
         done
         rm "$results/stdio-$tool-0.json"
+    done
+fi
+
+if doing http; then
+    step "add over Streamable HTTP: ours, rmcp on axum::serve, rmcp with TCP_NODELAY ($http_runs rounds, $http_calls calls per client)"
+    # Every server runs each configuration once a round, in an order that reverses every
+    # other round, so that a change in the machine's load falls on every server alike.
+    # ours is ToolServer::serve_http; rmcp is rmcp's StreamableHttpService on plain
+    # axum::serve, as rmcp's examples serve it; rmcp-nodelay is the same with TCP_NODELAY.
+    for round in $(seq 1 "$http_runs"); do
+        if [ $((round % 2)) = 1 ]; then
+            styles="ours rmcp rmcp-nodelay"
+        else
+            styles="rmcp-nodelay rmcp ours"
+        fi
+        for mode in stateful stateless; do
+            stateless=()
+            [ "$mode" = stateless ] && stateless=(--stateless)
+            for clients in 1 16; do
+                for style in $styles; do
+                    "$bin/http-load" --name "$style" --clients "$clients" --calls "$http_calls" \
+                        --warmup "$http_warmup" "${stateless[@]}" \
+                        --out "$results/http-$mode-$clients-$style-$round.json" \
+                        -- "$bin/http-server" "$style" "$mode"
+                done
+            done
+        done
     done
 fi
 

@@ -9,6 +9,8 @@
 //! report of about 1 KiB, structured summary), with the same names, descriptions and
 //! wire output. The hand-written server lists the very schemas `#[mcp_tool]` lists;
 //! rmcp's macros list their own, which differ only as `tests/same_tools.rs` spells out.
+//! Over Streamable HTTP, the binary `http-server` serves ours and rmcp's macros behind
+//! rmcp's own `StreamableHttpService`, and `http-load` drives them as ordinary clients do.
 //! `benches/compare.sh` runs every comparison and writes `RESULTS.md`.
 
 pub mod hand;

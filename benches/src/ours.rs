@@ -84,8 +84,21 @@ pub fn sync_server() -> Result<ToolServer, ServerError> {
     server_over(sync_tools::MODULE)
 }
 
+/// The style `ours` over Streamable HTTP: the `async fn` tools, with sessions or
+/// stateless.
+pub fn http_server(stateless: bool) -> Result<ToolServer, ServerError> {
+    builder_over(async_tools::MODULE)
+        .stateless(stateless)
+        .build()
+}
+
 /// A server over the tools defined in `module`, and only those.
 fn server_over(module: &str) -> Result<ToolServer, ServerError> {
+    builder_over(module).build()
+}
+
+/// The builder of a server over the tools defined in `module`, and only those.
+fn builder_over(module: &str) -> Server {
     Server::from_tools(
         "bench-ours",
         env!("CARGO_PKG_VERSION"),
@@ -93,5 +106,4 @@ fn server_over(module: &str) -> Result<ToolServer, ServerError> {
             .into_iter()
             .filter(|entry| entry.module_path() == module),
     )
-    .build()
 }

@@ -9,13 +9,18 @@ use serde_json::Value;
 
 /// Medians in seconds, by criterion's full id (`group/function[/value]`) or by
 /// `file.json/command-name` for hyperfine's exports; instruction counts by
-/// `instructions/tool/style`.
+/// `instructions/tool/style`; `http-load`'s figures by `http/mode/clients/name/figure`.
 #[derive(Default)]
 pub(crate) struct Medians {
     values: HashMap<String, f64>,
     /// The `(tool, style)` pairs of `instructions.txt`, in the order they first appear.
     pub(crate) counted: Vec<(String, String)>,
+    /// The `(mode, clients)` that `http-load` measured: stateful first, then by clients.
+    pub(crate) http: Vec<(String, u64)>,
 }
+
+/// The figures of an `http-load` summary, each a median over the rounds.
+const HTTP_FIGURES: [&str; 3] = ["calls_per_second", "p50", "p99"];
 
 impl Medians {
     pub(crate) fn read_criterion(&mut self, dir: &Path) -> anyhow::Result<()> {
@@ -110,6 +115,50 @@ impl Medians {
             if let Some(count) = per_call(points) {
                 self.values
                     .insert(format!("instructions/{tool}/{style}"), count - setup);
+            }
+        }
+        Ok(())
+    }
+
+    /// `http-load` summaries, `http-*.json`, one per server, configuration and round;
+    /// the median of each figure over the rounds.
+    pub(crate) fn read_http(&mut self, dir: &Path) -> anyhow::Result<()> {
+        let mut figures: HashMap<String, Vec<f64>> = HashMap::new();
+        for entry in std::fs::read_dir(dir)? {
+            let path = entry?.path();
+            let file = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default();
+            if !(file.starts_with("http-") && file.ends_with(".json")) {
+                continue;
+            }
+            let summary: Value = serde_json::from_str(&std::fs::read_to_string(&path)?)
+                .with_context(|| format!("reading {}", path.display()))?;
+            let field = |key: &str| summary[key].as_str().context(format!("{key} in {file}"));
+            let (name, mode) = (field("name")?, field("mode")?);
+            let clients = summary["clients"]
+                .as_u64()
+                .with_context(|| format!("clients in {file}"))?;
+            let config = (mode.to_owned(), clients);
+            if !self.http.contains(&config) {
+                self.http.push(config);
+            }
+            for figure in HTTP_FIGURES {
+                let value = summary[figure]
+                    .as_f64()
+                    .with_context(|| format!("{figure} in {file}"))?;
+                figures
+                    .entry(format!("http/{mode}/{clients}/{name}/{figure}"))
+                    .or_default()
+                    .push(value);
+            }
+        }
+        self.http
+            .sort_by_key(|(mode, clients)| (mode != "stateful", *clients));
+        for (id, mut rounds) in figures {
+            if let Some(median) = median(&mut rounds) {
+                self.values.insert(id, median);
             }
         }
         Ok(())

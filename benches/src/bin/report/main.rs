@@ -1,5 +1,6 @@
-//! Reads what `compare.sh` measured (criterion's estimates, hyperfine's JSON exports and
-//! the machine description) and writes the markdown table and the SVG chart.
+//! Reads what `compare.sh` measured (criterion's estimates, hyperfine's JSON exports,
+//! callgrind's counts, `http-load`'s summaries and the machine description) and writes
+//! the markdown table and the SVG chart.
 //!
 //! ```text
 //! report --criterion DIR --results DIR --markdown FILE --svg FILE
@@ -70,6 +71,7 @@ fn run(options: &Options) -> anyhow::Result<()> {
         medians.read_hyperfine(&options.results, name)?;
     }
     medians.read_instructions(&options.results.join("instructions.txt"))?;
+    medians.read_http(&options.results)?;
     let machine = machine(&options.results);
     let stdio_calls = lookup(&machine, "stdio calls")
         .map(str::parse)

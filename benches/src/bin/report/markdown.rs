@@ -3,13 +3,14 @@
 use std::fmt::Write as _;
 
 use crate::data::lookup;
-use crate::table::{Row, Unit, Versus, duration};
+use crate::table::{Row, Unit, Versus, duration, thousands};
 
 fn cell(value: Option<f64>, unit: Unit) -> String {
     match (value, unit) {
         (None, _) => "—".into(),
         (Some(seconds), Unit::Seconds) => duration(seconds),
         (Some(count), Unit::Instructions) => format!("{count:.0} instr."),
+        (Some(rate), Unit::CallsPerSecond) => format!("{} calls/s", thousands(rate.round() as u64)),
     }
 }
 
@@ -25,7 +26,8 @@ fn intro(out: &mut String, machine: &[(String, String)], wall: Option<f64>, note
     let _ = writeln!(
         out,
         "Measured by `benches/compare.sh` on {} ({} cores), {}, {}, commit {}{}. \
-         Medians; a ratio below 1 means ours takes less time. \
+         Medians; a ratio below 1 means ours takes less time (in calls/s, a ratio above 1 \
+         means ours serves more). \
          \"rmcp macros (default)\" is `#[tool_router]` with the default `#[tool_handler]`, which \
          rebuilds the router on every request; \"rmcp (router kept)\" is the same tools with \
          `#[tool_handler(router = self.tool_router)]`; \"hand-written\" is a `ServerHandler` \
@@ -74,8 +76,42 @@ fn table(out: &mut String, rows: &[Row]) {
     }
 }
 
+/// What the HTTP rows measure, and against what.
+fn http_notes(out: &mut String, machine: &[(String, String)]) {
+    let calls = lookup(machine, "http calls per client").unwrap_or("N");
+    let warmup = lookup(machine, "http warm-up calls per client").unwrap_or("a few");
+    let rounds = match lookup(machine, "http rounds") {
+        Some("1") => "1 round".to_owned(),
+        Some(n) => format!("{n} rounds"),
+        None => "rounds".to_owned(),
+    };
+    let _ = write!(
+        out,
+        " Over HTTP, `http-load` is the client: hyper-util's legacy client with its defaults, \
+         a keep-alive connection per client, Nagle's algorithm and delayed acknowledgements \
+         left on, as most HTTP clients run. Each client does its handshake (with sessions: \
+         `initialize` and `notifications/initialized`; stateless: none), {warmup} unrecorded \
+         calls, then {calls} sequential `tools/call add`, reading each response whole and \
+         checking the sum, with as many clients at once as the row says, against a server \
+         started afresh. Latency runs from sending a request to the end of its response; \
+         calls/s is every recorded call over the time until the last reply. Each figure is the \
+         median over {rounds}, in which every server runs each configuration once, in an order \
+         reversed every other round. In the HTTP rows the \"rmcp (router kept)\" column is \
+         rmcp's macros with the router kept, behind rmcp's own `StreamableHttpService` mounted \
+         in axum and served by `axum::serve` as rmcp's examples do, what users of rmcp get; \
+         ours is `ToolServer::serve_http`, which sets `TCP_NODELAY` on every connection. The \
+         rows \"against rmcp with `TCP_NODELAY`\" hold in that column the same rmcp server with \
+         `TCP_NODELAY` set on each connection (`ListenerExt::tap_io`): the part of the \
+         difference that is Nagle's alone. With sessions, both servers reply in SSE (rmcp's \
+         default configuration); stateless, both reply in JSON, configured alike. p50 is judged \
+         with one client only: with n at once, a call also waits for the others' and p50 nears \
+         n / (calls per second) on any server. The chart leaves out the calls/s rows, whose \
+         ratios run the other way.",
+    );
+}
+
 /// The paragraph below the table: what each kind of row measures, and the chart.
-fn notes(out: &mut String, machine: &[(String, String)]) {
+fn notes(out: &mut String, machine: &[(String, String)], http: bool) {
     let rounds = match lookup(machine, "stdio rounds") {
         Some("1") => "1 round".to_owned(),
         Some(n) => format!("{n} interleaved rounds, one run of each server a round"),
@@ -97,8 +133,13 @@ fn notes(out: &mut String, machine: &[(String, String)]) {
          200 tools in each style, dependencies already built, rmcp's in its one style \
          (`#[tool_router(server_handler)]`, the default). Every style lists the same tools; the \
          hand-written server lists ours' schemas byte for byte, rmcp's macros their own (see \
-         `benches/tests/same_tools.rs`).\n\n\
-         ![Time ratios of mcp-tool against rmcp's macros and a hand-written server](benches/perf.svg)\n",
+         `benches/tests/same_tools.rs`).",
+    );
+    if http {
+        http_notes(out, machine);
+    }
+    out.push_str(
+        "\n\n![Time ratios of mcp-tool against rmcp's macros and a hand-written server](benches/perf.svg)\n",
     );
 }
 
@@ -112,6 +153,7 @@ pub(crate) fn markdown(
     let mut out = String::new();
     intro(&mut out, machine, wall, wall_note);
     table(&mut out, rows);
-    notes(&mut out, machine);
+    let http = rows.iter().any(|r| r.unit == Unit::CallsPerSecond);
+    notes(&mut out, machine, http);
     out
 }

@@ -1,8 +1,9 @@
-//! The SVG chart: each row's three ratios as bars on a log scale around 1.
+//! The SVG chart: each row's three ratios as bars on a log scale around 1; rows of time
+//! and instructions only, as a rate's ratio runs the other way.
 
 use std::fmt::Write as _;
 
-use crate::table::{Row, Versus};
+use crate::table::{Row, Unit, Versus};
 
 /// The bars of each row: which ratio, its legend, its colour.
 const SERIES: [(Versus, &str, &str); 3] = [
@@ -34,7 +35,7 @@ struct Scale {
 
 impl Scale {
     /// The scale that holds every ratio of `rows`, at least 0.1 to 10.
-    fn of(rows: &[Row]) -> Self {
+    fn of(rows: &[&Row]) -> Self {
         let all: Vec<f64> = rows
             .iter()
             .flat_map(|r| SERIES.map(|(versus, _, _)| r.ratio(versus)))
@@ -172,7 +173,11 @@ fn row(out: &mut String, scale: &Scale, row: &Row, y: f64) {
 
 /// The whole chart.
 pub(crate) fn svg(rows: &[Row]) -> String {
-    let scale = Scale::of(rows);
+    let rows: Vec<&Row> = rows
+        .iter()
+        .filter(|r| r.unit != Unit::CallsPerSecond)
+        .collect();
+    let scale = Scale::of(&rows);
     let mut out = String::new();
     head(&mut out, &scale, rows.len());
     grid(&mut out, &scale, TOP + ROW_HEIGHT * rows.len() as f64);

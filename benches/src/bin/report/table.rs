@@ -29,6 +29,8 @@ impl Versus {
 pub(crate) enum Target {
     /// Every named ratio at most its bound.
     AtMost(&'static [(Versus, f64)]),
+    /// Every named ratio at least its bound (a rate, where more is better).
+    AtLeast(&'static [(Versus, f64)]),
     /// Ours at most this many seconds.
     Under(f64),
     None,
@@ -46,6 +48,8 @@ const PER_CALL: Target = Target::AtMost(&[
 pub(crate) enum Unit {
     Seconds,
     Instructions,
+    /// A rate: its ratio above 1 means ours does more.
+    CallsPerSecond,
 }
 
 pub(crate) struct Row {
@@ -72,7 +76,8 @@ impl Row {
     /// figures meet each.
     pub(crate) fn verdict(&self) -> String {
         match self.target {
-            Target::AtMost(bounds) => self.verdict_at_most(bounds),
+            Target::AtMost(bounds) => self.verdict_bounds(bounds, false),
+            Target::AtLeast(bounds) => self.verdict_bounds(bounds, true),
             Target::Under(seconds) => {
                 let words = format!("ours < {}", duration(seconds));
                 match self.ours {
@@ -85,13 +90,19 @@ impl Row {
         }
     }
 
-    /// The verdict on ratio bounds: the missed ones first, then the unmeasured, then the met.
-    fn verdict_at_most(&self, bounds: &[(Versus, f64)]) -> String {
+    /// The verdict on ratio bounds, upper or (`at_least`) lower: the missed ones first,
+    /// then the unmeasured, then the met.
+    fn verdict_bounds(&self, bounds: &[(Versus, f64)], at_least: bool) -> String {
         let (mut met, mut missed, mut unmeasured) = (vec![], vec![], vec![]);
         for &(versus, bound) in bounds {
-            let words = format!("{} ≤ {bound:.2}", versus.name());
+            let (sign, holds) = if at_least {
+                ("≥", f64::ge as fn(&f64, &f64) -> bool)
+            } else {
+                ("≤", f64::le as fn(&f64, &f64) -> bool)
+            };
+            let words = format!("{} {sign} {bound:.2}", versus.name());
             match self.ratio(versus) {
-                Some(ratio) if ratio <= bound => met.push(words),
+                Some(ratio) if holds(&ratio, &bound) => met.push(words),
                 Some(_) => missed.push(words),
                 None => unmeasured.push(words),
             }
@@ -122,7 +133,7 @@ pub(crate) fn duration(seconds: f64) -> String {
 }
 
 /// `10000` as `10,000`.
-fn thousands(n: u64) -> String {
+pub(crate) fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, digit) in digits.chars().enumerate() {
@@ -270,6 +281,69 @@ impl Columns<'_> {
         }
     }
 
+    /// `add` over Streamable HTTP (`http-load`), per mode and number of clients: calls/s,
+    /// p50 and p99 of ours against rmcp's service on plain `axum::serve` (in the kept
+    /// column: rmcp's macros with the router kept), judged; then the same figures against
+    /// rmcp's service with `TCP_NODELAY`, which tell how much is Nagle's alone.
+    fn http(&self, rows: &mut Vec<Row>) {
+        for (mode, clients) in &self.medians.http {
+            let mode_words = match mode.as_str() {
+                "stateful" => "with sessions (SSE replies)",
+                "stateless" => "stateless (JSON replies)",
+                other => other,
+            };
+            let client_words = match clients {
+                1 => "1 client".to_owned(),
+                n => format!("{n} concurrent clients"),
+            };
+            // p50 is judged with one client: with n at once, a call also waits for the
+            // others', and p50 approaches n / (calls per second) on any server.
+            let p50 = if *clients == 1 {
+                Target::Under(0.001)
+            } else {
+                Target::None
+            };
+            for (baseline, against) in [
+                ("rmcp", ""),
+                ("rmcp-nodelay", ", against rmcp with `TCP_NODELAY`"),
+            ] {
+                for (figure, words, unit, target) in [
+                    (
+                        "calls_per_second",
+                        "calls/s",
+                        Unit::CallsPerSecond,
+                        Target::AtLeast(&[(Versus::RmcpKept, 1.0)]),
+                    ),
+                    ("p50", "p50 latency", Unit::Seconds, p50),
+                    (
+                        "p99",
+                        "p99 latency",
+                        Unit::Seconds,
+                        Target::AtMost(&[(Versus::RmcpKept, 1.0)]),
+                    ),
+                ] {
+                    let id = |style: &str| format!("http/{mode}/{clients}/{style}/{figure}");
+                    let m = self.medians;
+                    rows.push(Row {
+                        label: format!(
+                            "`add` over HTTP, {mode_words}, {client_words}, {words}{against}"
+                        ),
+                        unit,
+                        ours: m.get(&id("ours")),
+                        rmcp_default: None,
+                        rmcp_kept: m.get(&id(baseline)),
+                        hand: None,
+                        target: if baseline == "rmcp" {
+                            target
+                        } else {
+                            Target::None
+                        },
+                    });
+                }
+            }
+        }
+    }
+
     /// Builds of the generated crates (hyperfine). They have one rmcp style, the default
     /// `#[tool_router(server_handler)]`.
     fn builds(&self, rows: &mut Vec<Row>) {
@@ -296,6 +370,7 @@ pub(crate) fn rows(medians: &Medians, stdio_calls: Option<u64>) -> Vec<Row> {
     columns.counts(&mut rows);
     columns.listings(&mut rows);
     columns.stdio(&mut rows, stdio_calls);
+    columns.http(&mut rows);
     columns.builds(&mut rows);
     rows.retain(|r| r.ours.is_some());
     rows

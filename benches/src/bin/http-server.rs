@@ -1,0 +1,101 @@
+//! `add` and `summarize` served over Streamable HTTP at `/mcp` on a free loopback port,
+//! in the style named by the first argument and the mode named by the second:
+//!
+//! - `ours`: `#[mcp_tool]` on `async fn` tools, served by `ToolServer::serve_http`, as
+//!   users of mcp-tool serve HTTP (it sets `TCP_NODELAY` on every connection);
+//! - `rmcp`: rmcp's macros with the router kept, behind rmcp's `StreamableHttpService`,
+//!   mounted in an axum router and served by plain `axum::serve`, as rmcp's examples
+//!   do: Nagle's algorithm stays on, what users of rmcp get;
+//! - `rmcp-nodelay`: the same, with `TCP_NODELAY` set on each accepted connection
+//!   (`ListenerExt::tap_io`), to tell how much of a difference is Nagle's alone.
+//!
+//! Modes: `stateful`, with sessions and SSE replies (rmcp's default configuration, and
+//! ours' default); `stateless`, no sessions and JSON replies, set alike on both sides
+//! (ours' `.stateless(true)` gives rmcp what is given to it here: sessions off, JSON
+//! replies, no keep-alive events).
+//!
+//! Prints its endpoint, `http://ADDRESS/mcp`, on stdout once it listens, and serves
+//! until its stdin closes.
+
+use std::io::Write as _;
+
+use anyhow::bail;
+use axum::serve::{Listener, ListenerExt as _};
+use mcp_tool_benches::ours;
+use mcp_tool_benches::rmcp_macros::RmcpStored;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio::io::AsyncReadExt as _;
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+
+/// Completes when stdin reaches its end: the load generator is done with the server.
+async fn stdin_closed() {
+    let mut rest = Vec::new();
+    let _ = tokio::io::stdin().read_to_end(&mut rest).await;
+}
+
+/// rmcp's service over `RmcpStored` on `listener`, mounted and served as rmcp's
+/// `counter_streamhttp` example does.
+async fn serve_rmcp<L>(listener: L, stateless: bool) -> anyhow::Result<()>
+where
+    L: Listener,
+    L::Addr: std::fmt::Debug,
+{
+    let stop = CancellationToken::new();
+    let mut config =
+        StreamableHttpServerConfig::default().with_cancellation_token(stop.child_token());
+    if stateless {
+        // What `Server::stateless(true)` gives rmcp on ours' side.
+        config = config
+            .with_legacy_session_mode(false)
+            .with_json_response(true)
+            .with_sse_keep_alive(None);
+    }
+    // Built once and cloned for each session (stateless: each request), so the router is
+    // kept as in the "router kept" column; rmcp's examples build one per session.
+    let server = RmcpStored::new();
+    let service = StreamableHttpService::new(
+        move || Ok(server.clone()),
+        LocalSessionManager::default().into(),
+        config,
+    );
+    let router = axum::Router::new().nest_service("/mcp", service);
+    axum::serve(listener, router)
+        .with_graceful_shutdown(async move {
+            stdin_closed().await;
+            stop.cancel();
+        })
+        .await?;
+    Ok(())
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (style, stateless) = match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+        [style @ ("ours" | "rmcp" | "rmcp-nodelay"), "stateful"] => (style.to_owned(), false),
+        [style @ ("ours" | "rmcp" | "rmcp-nodelay"), "stateless"] => (style.to_owned(), true),
+        _ => bail!("usage: http-server ours|rmcp|rmcp-nodelay stateful|stateless"),
+    };
+    let listener = TcpListener::bind("127.0.0.1:0").await?;
+    let mut stdout = std::io::stdout();
+    writeln!(stdout, "http://{}/mcp", listener.local_addr()?)?;
+    stdout.flush()?;
+    match style.as_str() {
+        "ours" => {
+            let server = ours::http_server(stateless)?;
+            server.serve_http(listener, stdin_closed()).await?;
+        }
+        "rmcp" => serve_rmcp(listener, stateless).await?,
+        _ => {
+            let listener = listener.tap_io(|tcp| {
+                if let Err(error) = tcp.set_nodelay(true) {
+                    eprintln!("http-server: TCP_NODELAY not set: {error}");
+                }
+            });
+            serve_rmcp(listener, stateless).await?;
+        }
+    }
+    Ok(())
+}
