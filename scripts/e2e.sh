@@ -1,12 +1,20 @@
 #!/usr/bin/env bash
 # End-to-end tests: the file_search example served to the official Python MCP client over stdio
-# and over HTTP (with sessions and stateless),
-# and the README's Getting started built as a fresh crate (offline, mcp-tool by path) and served.
+# and over HTTP (with sessions and stateless), two stateless replicas of it behind nginx
+# (installed with apt-get by scripts/setup-nginx.sh when missing; without it that test skips,
+# giving the script's reason), and the README's Getting started built as a fresh crate
+# (offline, mcp-tool by path) and served.
 # Extra arguments go to pytest, e.g. `scripts/e2e.sh -k unknown_tool`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/setup-python.sh
+
+# Its reason, when nginx cannot be had, goes to the scale-out test, which skips with it.
+if ! { nginx_error="$(scripts/setup-nginx.sh 2>&1 1>&3 3>&-)"; } 3>&1; then
+    echo "$nginx_error" >&2
+    export NGINX_UNAVAILABLE="${nginx_error:-scripts/setup-nginx.sh failed}"
+fi
 
 cargo build --example file_search --locked
 target_dir="${CARGO_TARGET_DIR:-target}"
