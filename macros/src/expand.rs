@@ -435,6 +435,8 @@ fn registration(tool: &Tool, names: &Names) -> TokenStream {
     let idempotent = option_bool(tool.annotations.idempotent);
     let open_world = option_bool(tool.annotations.open_world);
     let timeout_ms = option_u64(tool.timeout_ms);
+    let (tags, icons) = (&tool.metadata.tags, &tool.metadata.icons);
+    let meta = option_str(tool.metadata.meta.as_deref());
     let here = names.function.span();
     let file = quote_spanned!(here=> ::core::file!());
     let line = quote_spanned!(here=> ::core::line!());
@@ -450,6 +452,9 @@ fn registration(tool: &Tool, names: &Names) -> TokenStream {
                 idempotent: #idempotent,
                 open_world: #open_world,
                 timeout_ms: #timeout_ms,
+                tags: &[#(#tags),*],
+                icons: &[#(#icons),*],
+                meta: #meta,
                 params: &#params,
                 output_schema: #output_schema,
                 call: #call,

@@ -24,6 +24,9 @@ pub(crate) struct ToolArgs {
     pub(crate) idempotent: Option<bool>,
     pub(crate) open_world: Option<bool>,
     pub(crate) timeout: Option<LitStr>,
+    pub(crate) tags: Option<Vec<LitStr>>,
+    pub(crate) icons: Option<Vec<LitStr>>,
+    pub(crate) meta: Option<LitStr>,
     #[darling(rename = "crate")]
     pub(crate) krate: Option<syn::Path>,
 }
@@ -59,6 +62,9 @@ impl ToolArgs {
             idempotent: self.idempotent.or(other.idempotent),
             open_world: self.open_world.or(other.open_world),
             timeout: self.timeout.or(other.timeout),
+            tags: self.tags.or(other.tags),
+            icons: self.icons.or(other.icons),
+            meta: self.meta.or(other.meta),
             krate: self.krate.or(other.krate),
         }
     }

@@ -13,6 +13,7 @@ use syn::{Expr, ExprLit, ExprUnary, FnArg, Lit, LitStr, ReturnType, Signature, T
 
 use crate::duration::duration_ms;
 use crate::errors::Errors;
+use crate::metadata;
 use crate::model::{Annotations, DefaultValue, Length, Number, Output, Param, Range, Read, Tool};
 use crate::parse;
 
@@ -29,6 +30,7 @@ pub(crate) fn tool(parsed: &parse::Tool, errors: &mut Errors) -> Option<Tool> {
         .timeout
         .as_ref()
         .and_then(|t| timeout(t, errors));
+    let metadata = metadata::metadata(&parsed.args, errors);
     let params: Vec<Param> = parsed.params.iter().map(|p| param(p, errors)).collect();
     if !errors.is_empty() {
         return None;
@@ -45,6 +47,7 @@ pub(crate) fn tool(parsed: &parse::Tool, errors: &mut Errors) -> Option<Tool> {
             open_world: args.open_world,
         },
         timeout_ms,
+        metadata,
         krate: args
             .krate
             .clone()

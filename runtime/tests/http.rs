@@ -5,6 +5,7 @@
 #![cfg(feature = "http")]
 
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
@@ -42,6 +43,46 @@ fn explode() -> String {
 async fn nap(ms: u64) -> String {
     tokio::time::sleep(Duration::from_millis(ms)).await;
     format!("slept {ms} ms")
+}
+
+static CANCELLED_CALL_DROPPED: AtomicBool = AtomicBool::new(false);
+static ABANDONED_CALL_DROPPED: AtomicBool = AtomicBool::new(false);
+
+/// Sets its flag when dropped: the tool's future was dropped before it ended.
+struct SetOnDrop(&'static AtomicBool);
+
+impl Drop for SetOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Waits a minute, unless the client cancels the call first.
+#[mcp_tool]
+async fn wait_to_be_cancelled() -> String {
+    let _dropped = SetOnDrop(&CANCELLED_CALL_DROPPED);
+    tokio::time::sleep(Duration::from_secs(60)).await;
+    std::mem::forget(_dropped);
+    "not cancelled".into()
+}
+
+/// Waits a minute, unless the client goes away first.
+#[mcp_tool]
+async fn wait_to_be_abandoned() -> String {
+    let _dropped = SetOnDrop(&ABANDONED_CALL_DROPPED);
+    tokio::time::sleep(Duration::from_secs(60)).await;
+    std::mem::forget(_dropped);
+    "not abandoned".into()
+}
+
+async fn eventually(flag: &AtomicBool) -> bool {
+    for _ in 0..100 {
+        if flag.load(Ordering::SeqCst) {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    false
 }
 
 struct Running {
@@ -222,7 +263,7 @@ async fn a_session_is_kept_between_requests() {
         .iter())
     .map(|tool| tool["name"].as_str().unwrap().to_owned())
     .collect();
-    assert_eq!(names.len(), 4, "{names:?}");
+    assert_eq!(names.len(), 6, "{names:?}");
     // Without the session's id, a request is refused, in JSON-RPC.
     request = http::Request::post(server.url())
         .header(JSON.0, JSON.1)
@@ -432,4 +473,98 @@ async fn a_call_past_the_grace_period_does_not_hold_the_shutdown() {
     let took = server.stop().await;
     assert!(took < Duration::from_secs(5), "the shutdown took {took:?}");
     running.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancelled_call_stops_its_tool_over_http() {
+    let server = start(Server::from_registry("http-test", "1")).await;
+    let url = server.url();
+    let initialize = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": { "name": "raw", "version": "1" }
+        }
+    });
+    let request = http::Request::post(&url)
+        .header(JSON.0, JSON.1)
+        .header(ACCEPT.0, ACCEPT.1)
+        .body(Full::new(Bytes::from(initialize.to_string())))
+        .unwrap();
+    let response = client().request(request).await.unwrap();
+    let session = response.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    drop(response);
+    let headers = [
+        JSON,
+        ACCEPT,
+        ("mcp-session-id", session.as_str()),
+        ("mcp-protocol-version", "2025-11-25"),
+    ];
+    let initialized = json!({ "jsonrpc": "2.0", "method": "notifications/initialized" });
+    post_with(&url, initialized.to_string(), &headers).await;
+
+    let running = tokio::spawn({
+        let (url, session) = (url.clone(), session.clone());
+        async move {
+            let call = json!({
+                "jsonrpc": "2.0", "id": 5, "method": "tools/call",
+                "params": { "name": "wait_to_be_cancelled" }
+            });
+            let headers = [
+                JSON,
+                ACCEPT,
+                ("mcp-session-id", session.as_str()),
+                ("mcp-protocol-version", "2025-11-25"),
+            ];
+            post_with(&url, call.to_string(), &headers).await
+        }
+    });
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(
+        !CANCELLED_CALL_DROPPED.load(Ordering::SeqCst),
+        "the call runs"
+    );
+    let cancel = json!({
+        "jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": { "requestId": 5, "reason": "the user pressed stop" }
+    });
+    let reply = post_with(&url, cancel.to_string(), &headers).await;
+    assert_eq!(reply.status, 202, "{}", reply.body);
+    assert!(
+        eventually(&CANCELLED_CALL_DROPPED).await,
+        "the tool's future is dropped when its call is cancelled"
+    );
+    let reply = tokio::time::timeout(Duration::from_secs(5), running)
+        .await
+        .expect("the call's stream ends")
+        .unwrap();
+    assert!(
+        !reply.body.contains("not cancelled"),
+        "a cancelled call gets no result: {}",
+        reply.body
+    );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_goes_away_stops_its_call() {
+    let server = start(stateless()).await;
+    let url = server.url();
+    let calling =
+        tokio::spawn(async move { call(&url, 1, "wait_to_be_abandoned", json!({})).await });
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(
+        !ABANDONED_CALL_DROPPED.load(Ordering::SeqCst),
+        "the call runs"
+    );
+    // Dropping the client's request closes its connection.
+    calling.abort();
+    assert!(
+        eventually(&ABANDONED_CALL_DROPPED).await,
+        "the tool's future is dropped when its client goes away"
+    );
+    server.stop().await;
 }
