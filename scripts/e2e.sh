@@ -1,12 +1,35 @@
 #!/usr/bin/env bash
 # End-to-end tests: the file_search example served to the official Python MCP client over stdio
-# and over HTTP (with sessions and stateless),
-# and the README's Getting started built as a fresh crate (offline, mcp-tool by path) and served.
+# and over HTTP (with sessions and stateless), linted by the MCP Inspector's CLI over both
+# (installed with npm under target/ by scripts/setup-inspector.sh), two stateless replicas of
+# it behind nginx (installed with apt-get by scripts/setup-nginx.sh when missing), and the
+# README's Getting started built as a fresh crate (offline, mcp-tool by path) and served.
+# A test whose tool cannot be installed skips, giving the reason its setup script gave.
 # Extra arguments go to pytest, e.g. `scripts/e2e.sh -k unknown_tool`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/setup-python.sh
+
+# Its reason, when nginx cannot be had, goes to the scale-out test, which skips with it.
+if ! { nginx_error="$(scripts/setup-nginx.sh 2>&1 1>&3 3>&-)"; } 3>&1; then
+    echo "$nginx_error" >&2
+    export NGINX_UNAVAILABLE="${nginx_error:-scripts/setup-nginx.sh failed}"
+fi
+
+# The Inspector's paths, or the reason it cannot be had, go to its test.
+inspector_log="$(mktemp)"
+if inspector_paths="$(scripts/setup-inspector.sh 2>"$inspector_log")"; then
+    cat "$inspector_log" >&2
+    INSPECTOR_NODE="$(sed -n 's/^node=//p' <<<"$inspector_paths")"
+    INSPECTOR_JS="$(sed -n 's/^inspector=//p' <<<"$inspector_paths")"
+    export INSPECTOR_NODE INSPECTOR_JS
+else
+    cat "$inspector_log" >&2
+    INSPECTOR_UNAVAILABLE="$(tail -n 1 "$inspector_log")"
+    export INSPECTOR_UNAVAILABLE="${INSPECTOR_UNAVAILABLE:-scripts/setup-inspector.sh failed}"
+fi
+rm -f "$inspector_log"
 
 cargo build --example file_search --locked
 target_dir="${CARGO_TARGET_DIR:-target}"

@@ -147,18 +147,24 @@ enum Difference {
     /// (`summarize`: "What `summarize` returns."); rmcp's drop it. Undone by removing
     /// ours'.
     OutputDescription,
+    /// rmcp's optional fields (an `Option` that `required` leaves out) also allow
+    /// `null`, as `"type": ["integer", "null"]`; ours say optional through `required`
+    /// alone, since single-`type` dialects cannot read a type array. Undone by dropping
+    /// `null` from rmcp's.
+    OptionalNull,
     /// rmcp's `add` returns a `Sum` struct, whose field doc ("The sum.") describes
     /// `result`; ours returns a bare `i64`, wrapped as `result`, with no doc. Undone by
     /// removing rmcp's.
     ResultDescription,
 }
 
-const ALL_DIFFERENCES: [Difference; 6] = [
+const ALL_DIFFERENCES: [Difference; 7] = [
     Difference::Dialect,
     Difference::Definitions,
     Difference::Formats,
     Difference::ClosedArguments,
     Difference::OutputDescription,
+    Difference::OptionalNull,
     Difference::ResultDescription,
 ];
 
@@ -241,6 +247,28 @@ fn undo_differences(
         schema.remove("format");
         if format == "uint32" {
             schema.insert("maximum".into(), U32_MAX.into());
+        }
+    });
+    each_schema(rmcp, &mut |schema| {
+        let required = schema.get("required").cloned().unwrap_or_default();
+        let Some(Value::Object(properties)) = schema.get_mut("properties") else {
+            return;
+        };
+        for (name, property) in properties {
+            let optional = !required
+                .as_array()
+                .is_some_and(|names| names.iter().any(|n| n == name.as_str()));
+            let Some(Value::Array(types)) = property.get("type") else {
+                continue;
+            };
+            if optional && types.iter().any(|t| t == "null") {
+                found.insert(Difference::OptionalNull);
+                let types: Vec<Value> = types.iter().filter(|t| *t != "null").cloned().collect();
+                property["type"] = match <[Value; 1]>::try_from(types) {
+                    Ok([single]) => single,
+                    Err(types) => Value::Array(types),
+                };
+            }
         }
     });
     if side == Side::Input

@@ -2,8 +2,10 @@
 //!
 //! schemars writes `$schema`, `$ref`/`$defs` and Rust-specific formats such as
 //! `int32`; several clients cannot read those, so every schema here is inlined
-//! (except where a type is recursive), carries no `$schema`, and states integer
-//! widths as `minimum`/`maximum`.
+//! (except where a type is recursive), carries no `$schema`, states integer
+//! widths as `minimum`/`maximum`, and has no `type` arrays (see [`unions`]).
+
+mod unions;
 
 use schemars::generate::{Contract, SchemaSettings};
 use schemars::{Schema, SchemaGenerator};
@@ -123,8 +125,8 @@ fn attach_definitions(schema: &mut Map<String, Value>, generator: &mut SchemaGen
     schema.insert("$defs".into(), Value::Object(definitions));
 }
 
-/// Removes what clients trip over, recursively: `$schema`, and Rust integer
-/// formats (replaced by the bounds they stand for).
+/// Removes what clients trip over, recursively: `$schema`, Rust integer formats
+/// (replaced by the bounds they stand for), and `type` arrays.
 pub(crate) fn normalize(value: &mut Value) {
     match value {
         Value::Object(object) => {
@@ -142,8 +144,14 @@ pub(crate) fn normalize(value: &mut Value) {
             } else if matches!(format, Some("float" | "double")) {
                 object.remove("format");
             }
-            for child in object.values_mut() {
-                normalize(child);
+            // A property's `null` goes before its own union is split.
+            unions::drop_null_from_optional(object);
+            unions::split(object);
+            for (keyword, child) in object.iter_mut() {
+                // Values, not schemas.
+                if !matches!(keyword.as_str(), "default" | "enum" | "const" | "examples") {
+                    normalize(child);
+                }
             }
         }
         Value::Array(items) => items.iter_mut().for_each(normalize),
@@ -279,15 +287,36 @@ pub(crate) fn at_path<'a>(
     for segment in path.iter() {
         schema = resolve(schema, root)?;
         schema = match segment {
-            Segment::Map { key } => schema
-                .get("properties")
-                .and_then(|p| p.get(key))
-                .or_else(|| schema.get("additionalProperties"))?,
-            Segment::Seq { .. } => schema.get("items")?,
+            Segment::Map { key } => {
+                let object = branch_with(schema, root, &["properties", "additionalProperties"])?;
+                object
+                    .get("properties")
+                    .and_then(|p| p.get(key))
+                    .or_else(|| object.get("additionalProperties"))?
+            }
+            Segment::Seq { .. } => branch_with(schema, root, &["items"])?.get("items")?,
             Segment::Enum { .. } | Segment::Unknown => return None,
         };
     }
     resolve(schema, root)
+}
+
+/// The schema itself, or the branch of its `anyOf` (a split union) that has one of
+/// `keywords`.
+fn branch_with<'a>(
+    schema: &'a Value,
+    root: &'a Map<String, Value>,
+    keywords: &[&str],
+) -> Option<&'a Value> {
+    let has = |schema: &Value| keywords.iter().any(|k| schema.get(k).is_some());
+    if has(schema) {
+        return Some(schema);
+    }
+    let branches = schema.get("anyOf")?.as_array()?;
+    branches
+        .iter()
+        .filter_map(|branch| resolve(branch, root))
+        .find(|branch| has(branch))
 }
 
 fn resolve<'a>(schema: &'a Value, root: &'a Map<String, Value>) -> Option<&'a Value> {

@@ -123,7 +123,7 @@ async fn full_schema_of_a_tool_with_every_kind_of_parameter() {
                             },
                             "len": {
                                 "description": "How many lines.",
-                                "type": ["integer", "null"],
+                                "type": "integer",
                                 "minimum": 0,
                                 "maximum": 65535
                             }

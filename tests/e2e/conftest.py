@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import re
 import subprocess
@@ -58,9 +59,17 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
+@dataclasses.dataclass(frozen=True)
+class HttpServer:
+    """A server process serving over HTTP, and its URL."""
+
+    url: str
+    process: subprocess.Popen
+
+
 @contextlib.contextmanager
-def http_server(server_bin: str, root: Path, log: Path, *extra: str) -> Iterator[str]:
-    """Runs the server over HTTP on a free loopback port; yields its URL, stops it at the end."""
+def http_server(server_bin: str, root: Path, log: Path, *extra: str) -> Iterator[HttpServer]:
+    """Runs the server over HTTP on a free loopback port; yields it, stops it at the end."""
     with log.open("w") as stderr:
         process = subprocess.Popen(
             [server_bin, "--root", str(root), "--http", "127.0.0.1:0", *extra],
@@ -77,8 +86,9 @@ def http_server(server_bin: str, root: Path, log: Path, *extra: str) -> Iterator
             if process.poll() is not None or time.monotonic() > deadline:
                 pytest.fail(f"the HTTP server did not start:\n{log.read_text()}")
             time.sleep(0.02)
-        yield found.group(1)
+        yield HttpServer(found.group(1), process)
     finally:
+        # A no-op for a server that has ended already.
         process.terminate()
         try:
             process.wait(timeout=10)
@@ -89,15 +99,15 @@ def http_server(server_bin: str, root: Path, log: Path, *extra: str) -> Iterator
 
 @pytest.fixture(scope="session")
 def http_url(server_bin: str, tree: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with http_server(server_bin, tree, tmp_path_factory.mktemp("http") / "stderr.log") as url:
-        yield url
+    with http_server(server_bin, tree, tmp_path_factory.mktemp("http") / "stderr.log") as served:
+        yield served.url
 
 
 @pytest.fixture(scope="session")
 def stateless_url(server_bin: str, tree: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     log = tmp_path_factory.mktemp("stateless") / "stderr.log"
-    with http_server(server_bin, tree, log, "--stateless") as url:
-        yield url
+    with http_server(server_bin, tree, log, "--stateless") as served:
+        yield served.url
 
 
 # Every test that takes `connect` runs over each transport the server offers.
