@@ -24,6 +24,7 @@ pub(crate) struct ToolArgs {
     pub(crate) idempotent: Option<bool>,
     pub(crate) open_world: Option<bool>,
     pub(crate) timeout: Option<LitStr>,
+    pub(crate) schema: Option<LitStr>,
     #[darling(rename = "crate")]
     pub(crate) krate: Option<syn::Path>,
 }
@@ -59,6 +60,7 @@ impl ToolArgs {
             idempotent: self.idempotent.or(other.idempotent),
             open_world: self.open_world.or(other.open_world),
             timeout: self.timeout.or(other.timeout),
+            schema: self.schema.or(other.schema),
             krate: self.krate.or(other.krate),
         }
     }

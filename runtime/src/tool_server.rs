@@ -76,10 +76,11 @@ struct BuiltTool {
 impl BuiltTool {
     fn new(entry: &'static ToolEntry, server_timeout: Option<Duration>) -> Self {
         let spec = entry.spec();
-        let (output_schema, wrap_output) = match schema::output_schema(spec.output_schema) {
-            Some((output, wrap)) => (Some(output), wrap),
-            None => (None, false),
-        };
+        let (output_schema, wrap_output) =
+            match schema::output_schema(spec.output_schema, spec.schema) {
+                Some((output, wrap)) => (Some(output), wrap),
+                None => (None, false),
+            };
         let has_annotations = spec.read_only.is_some()
             || spec.destructive.is_some()
             || spec.idempotent.is_some()
@@ -88,7 +89,7 @@ impl BuiltTool {
             name: spec.name.to_owned(),
             title: spec.title.map(str::to_owned),
             description: Some(spec.description.to_owned()),
-            input_schema: schema::input_schema(spec.params),
+            input_schema: schema::input_schema(spec.params, spec.schema),
             output_schema,
             annotations: has_annotations.then_some(ToolAnnotations {
                 title: None,
