@@ -1,6 +1,6 @@
 //! The tools the conformance suite's scenarios call, named and shaped as the scenarios
-//! ask (`tools-call-*`, `json-schema-2020-12`, and the diagnostic tools of
-//! `server-stateless`).
+//! ask: `tools-call-*`, `json-schema-2020-12`, `server-sse-polling`, and the diagnostic
+//! tools of `server-stateless`.
 
 use std::time::Duration;
 
@@ -116,6 +116,14 @@ async fn test_tool_with_progress(ctx: Context) -> String {
     tokio::time::sleep(Duration::from_millis(50)).await;
     ctx.progress(100, 100).await;
     "Progress tool completed".to_owned()
+}
+
+/// Answers at once. The SSE polling scenario asks a server to close the call's stream
+/// before the result and replay it after the client reconnects with `Last-Event-ID`;
+/// a server that keeps the stream open and answers on it passes as well.
+#[mcp_tool(read_only)]
+fn test_reconnection() -> String {
+    "Reconnection test completed".to_owned()
 }
 
 /// A postal address.
