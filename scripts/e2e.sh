@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# End-to-end tests: the file_search example served over stdio to the official Python MCP client,
+# End-to-end tests: the file_search example served to the official Python MCP client over stdio
+# and over HTTP (with sessions and stateless),
 # and the README's Getting started built as a fresh crate (offline, mcp-tool by path) and served.
 # Extra arguments go to pytest, e.g. `scripts/e2e.sh -k unknown_tool`.
 set -euo pipefail

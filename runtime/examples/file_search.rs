@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! cargo run --example file_search -- --root ~/projects   # serve over stdin and stdout
+//! cargo run --example file_search -- --http 127.0.0.1:8000   # serve at http://127.0.0.1:8000/mcp
 //! cargo run --example file_search -- --list-tools        # print the tools and exit
 //! cargo run --example file_search -- --list-tools --markdown   # the README's table
 //! ```
@@ -17,6 +18,7 @@ use anyhow::Context as _;
 use cel::common::ast::{EntryExpr, Expr, MapExpr, StructExpr};
 use cel::{Context, ExecutionError, IdedExpr, Program, Value};
 use chrono::{DateTime, FixedOffset, SecondsFormat, Utc};
+use lexopt::ValueExt as _;
 use mcp_tool::{State, ToolError, mcp_tool};
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -27,12 +29,18 @@ struct Root(PathBuf);
 
 const USAGE: &str = "\
 file_search: an MCP server that finds files under a root directory with CEL filters,
-served over stdin and stdout.
+served over stdin and stdout, or over HTTP.
 
-Usage: file_search [--root DIR] [--list-tools [--markdown]]
+Usage: file_search [--root DIR] [--http ADDR [--stateless]] [--list-tools [--markdown]]
 
 Options:
   --root DIR     the directory to search; defaults to the current directory
+  --http ADDR    serve Streamable HTTP at http://ADDR/mcp (say 127.0.0.1:8000)
+                 instead of stdio, until Ctrl-C
+  --stateless    with --http: keep no sessions, so that replicas behind a load
+                 balancer can answer any request
+  --allow-host H with --http: also accept requests for host name H (repeatable);
+                 only loopback names are accepted otherwise
   --list-tools   print the tools with their input schemas as JSON, then exit
   --markdown     with --list-tools: print a Markdown table of names and descriptions
   -h, --help     print this help";
@@ -49,6 +57,9 @@ struct Options {
     root: PathBuf,
     list_tools: bool,
     markdown: bool,
+    http: Option<String>,
+    stateless: bool,
+    allowed_hosts: Vec<String>,
 }
 
 fn parse_options() -> Result<Option<Options>, lexopt::Error> {
@@ -56,6 +67,9 @@ fn parse_options() -> Result<Option<Options>, lexopt::Error> {
         root: PathBuf::from("."),
         list_tools: false,
         markdown: false,
+        http: None,
+        stateless: false,
+        allowed_hosts: Vec::new(),
     };
     let mut args = lexopt::Parser::from_env();
     while let Some(arg) = args.next()? {
@@ -63,6 +77,9 @@ fn parse_options() -> Result<Option<Options>, lexopt::Error> {
             lexopt::Arg::Long("root") => options.root = args.value()?.into(),
             lexopt::Arg::Long("list-tools") => options.list_tools = true,
             lexopt::Arg::Long("markdown") => options.markdown = true,
+            lexopt::Arg::Long("http") => options.http = Some(args.value()?.string()?),
+            lexopt::Arg::Long("stateless") => options.stateless = true,
+            lexopt::Arg::Long("allow-host") => options.allowed_hosts.push(args.value()?.string()?),
             lexopt::Arg::Short('h') | lexopt::Arg::Long("help") => return Ok(None),
             other => return Err(other.unexpected()),
         }
@@ -101,6 +118,15 @@ async fn main() -> anyhow::Result<()> {
     }
     if options.list_tools {
         println!("{}", serde_json::to_string_pretty(server.build()?.tools())?);
+        return Ok(());
+    }
+    if let Some(address) = options.http {
+        let mut server = server.stateless(options.stateless);
+        if !options.allowed_hosts.is_empty() {
+            let loopback = ["localhost", "127.0.0.1", "::1"].map(String::from);
+            server = server.allowed_hosts(loopback.into_iter().chain(options.allowed_hosts));
+        }
+        server.serve_http(&address).await?;
         return Ok(());
     }
     // Stdout carries the protocol; the server logs to stderr, masked, at `RUST_LOG`.

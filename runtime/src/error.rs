@@ -133,6 +133,18 @@ pub enum ServerError {
     /// The transport failed to start or broke down.
     #[error("the MCP session failed: {0}")]
     Transport(String),
+    /// [`Server::serve_http`](crate::Server::serve_http) could not listen on the address
+    /// it was given.
+    #[error(
+        "could not listen on {address}: {source}; is another program using that port? \
+         Pick another, or port 0 for any free one"
+    )]
+    Bind {
+        /// The address as given.
+        address: String,
+        /// Why.
+        source: std::io::Error,
+    },
 }
 
 /// Why a call produced no result from its tool: the JSON-RPC error a client gets.

@@ -83,6 +83,8 @@ mod context;
 mod error;
 mod failure;
 mod failure_report;
+#[cfg(feature = "http")]
+mod http_service;
 mod inject;
 mod lines;
 mod log_filter;
@@ -108,6 +110,8 @@ pub use crate::constraint::{LengthArg, PatternArg, RangeArg};
 pub use crate::context::{Context, ProgressAmount};
 pub use crate::error::{CallError, ServerError, ToolError};
 pub use crate::failure::IntoFailure;
+#[cfg(feature = "http")]
+pub use crate::http_service::{HttpBody, HttpService};
 pub use crate::output::{IntoContent, ToolOutput};
 pub use crate::param::ToolParam;
 pub use crate::registry::{ToolEntry, registered};

@@ -8,6 +8,8 @@ use tokio::sync::Semaphore;
 
 use crate::error::ServerError;
 use crate::failure_report::Detail;
+#[cfg(feature = "http")]
+use crate::http_service::{self, HttpOptions};
 use crate::lines::Limits;
 use crate::registry::{self, ToolEntry};
 use crate::state::StateMap;
@@ -33,11 +35,21 @@ pub struct Server {
     entries: Vec<&'static ToolEntry>,
     only: Option<Vec<String>>,
     from_registry: bool,
-    detail: Detail,
-    timeout: Option<Duration>,
-    max_calls: Option<usize>,
-    limits: Limits,
-    state: StateMap,
+    settings: Settings,
+}
+
+/// How a built server serves its tools: what [`Server`]'s options set, handed to
+/// [`ToolServer`] whole.
+#[derive(Debug, Default)]
+pub(crate) struct Settings {
+    pub(crate) detail: Detail,
+    /// The server's time limit for a call, unless a tool sets its own.
+    pub(crate) timeout: Option<Duration>,
+    pub(crate) max_calls: Option<usize>,
+    pub(crate) limits: Limits,
+    pub(crate) state: StateMap,
+    #[cfg(feature = "http")]
+    pub(crate) http: HttpOptions,
 }
 
 impl Server {
@@ -59,11 +71,7 @@ impl Server {
             entries: registry::registered(),
             only: None,
             from_registry: true,
-            detail: Detail::Masked,
-            timeout: None,
-            max_calls: None,
-            limits: Limits::default(),
-            state: StateMap::default(),
+            settings: Settings::default(),
         }
     }
 
@@ -112,7 +120,7 @@ impl Server {
     /// # drop(server);
     /// ```
     pub fn hide_internal_errors(mut self, hide: bool) -> Self {
-        self.detail = if hide { Detail::Hidden } else { Detail::Masked };
+        self.settings.detail = if hide { Detail::Hidden } else { Detail::Masked };
         self
     }
 
@@ -128,7 +136,7 @@ impl Server {
     /// # drop(server);
     /// ```
     pub fn timeout(mut self, limit: Duration) -> Self {
-        self.timeout = Some(limit);
+        self.settings.timeout = Some(limit);
         self
     }
 
@@ -153,7 +161,7 @@ impl Server {
             "max_concurrent_calls must be between 1 and {}, not {calls}",
             Semaphore::MAX_PERMITS
         );
-        self.max_calls = Some(calls);
+        self.settings.max_calls = Some(calls);
         self
     }
 
@@ -166,7 +174,7 @@ impl Server {
     /// # drop(server);
     /// ```
     pub fn max_message_size(mut self, bytes: usize) -> Self {
-        self.limits.max_message = bytes;
+        self.settings.limits.max_message = bytes;
         self
     }
 
@@ -181,7 +189,65 @@ impl Server {
     /// # drop(server);
     /// ```
     pub fn shutdown_grace(mut self, grace: Duration) -> Self {
-        self.limits.grace = grace;
+        self.settings.limits.grace = grace;
+        self
+    }
+
+    /// Serves HTTP statelessly: no session is kept between requests, and each request
+    /// gets one JSON response (or an SSE stream when its tool sends notifications first),
+    /// so that any replica behind a load balancer can answer any request. Off unless
+    /// set: sessions are kept, each with its own `logging/setLevel` and its stream of
+    /// server messages. (Clients of protocol 2026-07-28 are always served statelessly.)
+    ///
+    /// ```no_run
+    /// # async fn run() -> Result<(), mcp_tool::ServerError> {
+    /// mcp_tool::Server::from_registry("search", "1.0.0")
+    ///     .stateless(true)
+    ///     .serve_http("127.0.0.1:8000")
+    ///     .await
+    /// # }
+    /// ```
+    #[cfg(feature = "http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+    pub fn stateless(mut self, stateless: bool) -> Self {
+        self.settings.http.stateless = stateless;
+        self
+    }
+
+    /// The `Host` header values HTTP requests may carry, as host names or `host:port`;
+    /// any other gets `403 Forbidden`. Unless set, only loopback names are accepted
+    /// (`localhost`, `127.0.0.1`, `::1`): a web page that points its own domain name at
+    /// 127.0.0.1 (DNS rebinding) cannot reach a server on a developer's machine. A
+    /// server that others reach by name lists that name.
+    ///
+    /// ```
+    /// let server = mcp_tool::Server::from_registry("search", "1.0.0")
+    ///     .allowed_hosts(["mcp.example.com", "localhost"]);
+    /// # drop(server);
+    /// ```
+    #[cfg(feature = "http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+    pub fn allowed_hosts<I, S>(mut self, hosts: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.settings.http.allowed_hosts = hosts.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Accepts HTTP requests whatever their `Host` header: for a server behind a proxy
+    /// that checks it already. See [`allowed_hosts`](Self::allowed_hosts) for why the
+    /// check exists.
+    ///
+    /// ```
+    /// let server = mcp_tool::Server::from_registry("search", "1.0.0").allow_any_host();
+    /// # drop(server);
+    /// ```
+    #[cfg(feature = "http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+    pub fn allow_any_host(mut self) -> Self {
+        self.settings.http.allowed_hosts.clear();
         self
     }
 
@@ -211,7 +277,7 @@ impl Server {
     /// # Ok::<(), mcp_tool::ServerError>(())
     /// ```
     pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> Self {
-        self.state.insert(value);
+        self.settings.state.insert(value);
         self
     }
 
@@ -253,7 +319,7 @@ impl Server {
         crate::panics::install_hook();
         let entries = self.selected()?;
         check_unique(&entries)?;
-        check_states(&entries, &self.state)?;
+        check_states(&entries, &self.settings.state)?;
         // Logging is deprecated by SEP-2577 (protocol 2026-07-28); earlier clients use it.
         #[allow(deprecated)]
         let capabilities = ServerCapabilities::builder()
@@ -265,15 +331,7 @@ impl Server {
         if let Some(instructions) = self.instructions {
             info = info.with_instructions(instructions);
         }
-        Ok(ToolServer::new(
-            entries,
-            info,
-            self.detail,
-            self.timeout,
-            self.limits,
-            self.state,
-            self.max_calls,
-        ))
+        Ok(ToolServer::new(entries, info, self.settings))
     }
 
     /// Builds the server and serves it over stdin and stdout until the client leaves,
@@ -314,6 +372,69 @@ impl Server {
             .map_err(ServerError::Runtime)?;
         let served = runtime.block_on(self.serve_stdio());
         // A sync tool past its timeout may still run: the process ends without it.
+        runtime.shutdown_background();
+        served
+    }
+
+    /// Builds the server and serves Streamable HTTP at `http://ADDRESS/mcp` until Ctrl-C
+    /// or SIGTERM, from a program that runs its own async runtime; then takes no new
+    /// request and gives the running ones the [`shutdown_grace`](Self::shutdown_grace)
+    /// to finish. It prints the address it serves at on stderr. Bind to `127.0.0.1`
+    /// (the loopback interface) unless clients on other machines must reach it, and
+    /// then list the names they use with [`allowed_hosts`](Self::allowed_hosts).
+    ///
+    /// ```no_run
+    /// #[tokio::main]
+    /// async fn main() -> Result<(), mcp_tool::ServerError> {
+    ///     mcp_tool::Server::from_registry("line-counter", env!("CARGO_PKG_VERSION"))
+    ///         .serve_http("127.0.0.1:8000")
+    ///         .await
+    /// }
+    /// ```
+    #[cfg(feature = "http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+    pub async fn serve_http(self, address: &str) -> Result<(), ServerError> {
+        crate::logging::init_unless_set();
+        let name = self.name.clone();
+        let stateless = self.settings.http.stateless;
+        let server = self.build()?;
+        let listener = tokio::net::TcpListener::bind(address)
+            .await
+            .map_err(|source| ServerError::Bind {
+                address: address.to_owned(),
+                source,
+            })?;
+        let local = listener
+            .local_addr()
+            .map_err(|e| ServerError::Transport(e.to_string()))?;
+        let mode = if stateless {
+            "stateless"
+        } else {
+            "with sessions"
+        };
+        eprintln!("{name}: serving MCP over HTTP ({mode}) at http://{local}/mcp; Ctrl-C stops");
+        server
+            .serve_http(listener, http_service::shutdown_signal())
+            .await
+    }
+
+    /// [`serve_http`](Self::serve_http) on an async runtime of its own, with a worker
+    /// thread per core: a plain `fn main` can serve HTTP.
+    ///
+    /// ```no_run
+    /// fn main() -> Result<(), mcp_tool::ServerError> {
+    ///     mcp_tool::Server::from_registry("line-counter", env!("CARGO_PKG_VERSION"))
+    ///         .run_http("127.0.0.1:8000")
+    /// }
+    /// ```
+    #[cfg(feature = "http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+    pub fn run_http(self, address: &str) -> Result<(), ServerError> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .map_err(ServerError::Runtime)?;
+        let served = runtime.block_on(self.serve_http(address));
         runtime.shutdown_background();
         served
     }

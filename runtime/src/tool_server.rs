@@ -6,8 +6,9 @@ use std::time::Duration;
 
 #[allow(deprecated)] // `SetLevelRequestParams`: see `set_level`.
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ErrorCode, ErrorData, ListToolsResult,
-    PaginatedRequestParams, ServerConfig, SetLevelRequestParams, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CustomRequest, CustomResult,
+    ErrorCode, ErrorData, ListToolsResult, PaginatedRequestParams, ServerConfig,
+    SetLevelRequestParams, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler, ServiceExt};
@@ -19,6 +20,8 @@ use crate::call::{CallInput, Cancellable, Outcome, ToolFuture};
 use crate::error::{CallError, ServerError};
 use crate::failure::Failure;
 use crate::failure_report::{self, Detail};
+#[cfg(feature = "http")]
+use crate::http_service::{self, HttpOptions, HttpService};
 use crate::lines::{Limits, LineTransport};
 use crate::log_filter::LogFilter;
 use crate::masking;
@@ -26,8 +29,10 @@ use crate::model::{ToolAnnotations, ToolInfo, ToolResult};
 use crate::output::ToolReply;
 use crate::registry::ToolEntry;
 use crate::schema;
+use crate::server::Settings;
 use crate::state::StateMap;
 use crate::suggest;
+use crate::wire;
 
 /// A built server: the tool list computed once, shared by every session.
 ///
@@ -62,6 +67,8 @@ struct Shared {
     state: StateMap,
     /// `max_concurrent_calls`: a permit for each call a tool runs; `None` without a limit.
     calls: Option<Semaphore>,
+    #[cfg(feature = "http")]
+    http: HttpOptions,
 }
 
 #[derive(Debug)]
@@ -131,12 +138,9 @@ impl ToolServer {
     pub(crate) fn new(
         entries: Vec<&'static ToolEntry>,
         info: ServerConfig,
-        detail: Detail,
-        timeout: Option<Duration>,
-        limits: Limits,
-        state: StateMap,
-        max_calls: Option<usize>,
+        settings: Settings,
     ) -> Self {
+        let timeout = settings.timeout;
         let tools: Vec<BuiltTool> = (entries.iter())
             .map(|entry| BuiltTool::new(entry, timeout))
             .collect();
@@ -155,10 +159,12 @@ impl ToolServer {
                 index,
                 listing,
                 infos: OnceLock::new(),
-                detail,
-                limits,
-                state,
-                calls: max_calls.map(Semaphore::new),
+                detail: settings.detail,
+                limits: settings.limits,
+                state: settings.state,
+                calls: settings.max_calls.map(Semaphore::new),
+                #[cfg(feature = "http")]
+                http: settings.http,
             }),
             log_filter: LogFilter::default(),
         }
@@ -174,6 +180,66 @@ impl ToolServer {
                 .map(bridge::tool_info)
                 .collect()
         })
+    }
+
+    /// A new session over the same tools, with its own `logging/setLevel`.
+    pub(crate) fn session(&self) -> Self {
+        Self {
+            shared: Arc::clone(&self.shared),
+            log_filter: LogFilter::default(),
+        }
+    }
+
+    #[cfg(feature = "http")]
+    pub(crate) fn limits(&self) -> Limits {
+        self.shared.limits
+    }
+
+    #[cfg(feature = "http")]
+    pub(crate) fn http_options(&self) -> &HttpOptions {
+        &self.shared.http
+    }
+
+    /// The server's MCP endpoint as a `tower` service, to mount at a path of one's own
+    /// in an HTTP application; see [`HttpService`]. It honours the HTTP options set on
+    /// the [`Server`](crate::Server) (stateless mode, allowed hosts) and its message
+    /// size limit. [`serve_http`](Self::serve_http) serves it at `/mcp` on its own.
+    #[cfg(feature = "http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+    pub fn http_service(&self) -> HttpService {
+        HttpService::new(self, tokio_util::sync::CancellationToken::new())
+    }
+
+    /// Serves Streamable HTTP at `/mcp` on `listener` until `shutdown` completes; then
+    /// takes no new connection, lets the requests being answered finish within the
+    /// server's [`shutdown_grace`](crate::Server::shutdown_grace), and returns.
+    ///
+    /// ```no_run
+    /// # /// Adds two integers and returns their sum.
+    /// # #[mcp_tool::mcp_tool]
+    /// # fn add(a: i64, b: i64) -> i64 { a + b }
+    /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+    /// let server = mcp_tool::Server::from_registry("calculator", "1.0.0").build()?;
+    /// let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    /// println!("serving at http://{}/mcp", listener.local_addr()?);
+    /// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    /// let serving = tokio::spawn(server.serve_http(listener, async {
+    ///     let _ = stopped.await;
+    /// }));
+    /// // ... later:
+    /// let _ = stop.send(());
+    /// serving.await??;
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+    pub async fn serve_http(
+        self,
+        listener: tokio::net::TcpListener,
+        shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    ) -> Result<(), ServerError> {
+        http_service::serve(self, listener, shutdown).await
     }
 
     /// Serves over stdin and stdout until the client leaves.
@@ -192,11 +258,7 @@ impl ToolServer {
         W: tokio::io::AsyncWrite + Unpin + Send + 'static,
     {
         let transport = LineTransport::new(input, output, self.shared.limits);
-        let session = Self {
-            shared: self.shared,
-            log_filter: LogFilter::default(),
-        };
-        let running = ServiceExt::serve(session, transport)
+        let running = ServiceExt::serve(self.session(), transport)
             .await
             .map_err(|e| ServerError::Transport(e.to_string()))?;
         running
@@ -375,6 +437,16 @@ impl ServerHandler for ToolServer {
             Some(outcome) => Ok(self.answer(tool, outcome, &input).into()),
             None => Err(cancelled(tool.entry.name(), &context)),
         }
+    }
+
+    // A request rmcp did not recognise: a known method whose `params` it could not
+    // read gets `invalid params`, as over stdio, where the line transport answers it first.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        Err(wire::custom_request_error(&request.method))
     }
 
     #[allow(deprecated)] // SEP-2577: logging stays for clients of earlier protocols.

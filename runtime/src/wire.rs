@@ -114,16 +114,7 @@ fn rejected(value: &Value) -> Inbound {
             clip(method)
         ));
     }
-    let error = if is_request_method(method) {
-        ErrorData::invalid_params(invalid_params(method), None)
-    } else {
-        ErrorData::new(
-            ErrorCode::METHOD_NOT_FOUND,
-            format!("Method not found: `{}`", clip(method)),
-            None,
-        )
-    };
-    Inbound::Rejected(error_reply(id, error))
+    Inbound::Rejected(error_reply(id, custom_request_error(method)))
 }
 
 /// What is wrong with the `params` of a known request.
@@ -177,10 +168,30 @@ impl Handshake {
     }
 }
 
+/// The error for a request `rmcp` read as a method of its own: a known method whose
+/// `params` do not have their shape (`invalid params`), or an unknown method.
+pub(crate) fn custom_request_error(method: &str) -> ErrorData {
+    if is_request_method(method) {
+        ErrorData::invalid_params(invalid_params(method), None)
+    } else {
+        ErrorData::new(
+            ErrorCode::METHOD_NOT_FOUND,
+            format!("Method not found: `{}`", clip(method)),
+            None,
+        )
+    }
+}
+
+/// An `Invalid request` reply without an id, saying `message`.
+pub(crate) fn invalid_request(message: String) -> Vec<u8> {
+    error_reply(None, ErrorData::invalid_request(message, None))
+}
+
 /// The reply for a message longer than a transport accepts.
 pub(crate) fn too_long(limit: usize) -> Vec<u8> {
-    let message = format!("Invalid request: the message is longer than {limit} bytes");
-    error_reply(None, ErrorData::invalid_request(message, None))
+    invalid_request(format!(
+        "Invalid request: the message is longer than {limit} bytes"
+    ))
 }
 
 /// Encodes one outgoing message, followed by a newline. An error reply without an id

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import AsyncIterator
+import re
+import subprocess
+import time
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -55,14 +58,71 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
+@contextlib.contextmanager
+def http_server(server_bin: str, root: Path, log: Path, *extra: str) -> Iterator[str]:
+    """Runs the server over HTTP on a free loopback port; yields its URL, stops it at the end."""
+    with log.open("w") as stderr:
+        process = subprocess.Popen(
+            [server_bin, "--root", str(root), "--http", "127.0.0.1:0", *extra],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+        )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            found = re.search(r"at (http://\S+/mcp)", log.read_text())
+            if found:
+                break
+            if process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"the HTTP server did not start:\n{log.read_text()}")
+            time.sleep(0.02)
+        yield found.group(1)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            pytest.fail("the HTTP server did not stop within 10 s of SIGTERM")
+
+
+@pytest.fixture(scope="session")
+def http_url(server_bin: str, tree: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with http_server(server_bin, tree, tmp_path_factory.mktemp("http") / "stderr.log") as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def stateless_url(server_bin: str, tree: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    log = tmp_path_factory.mktemp("stateless") / "stderr.log"
+    with http_server(server_bin, tree, log, "--stateless") as url:
+        yield url
+
+
+# Every test that takes `connect` runs over each transport the server offers.
+TRANSPORTS = ["stdio", "http", "stateless"]
+
+
+@pytest.fixture(params=TRANSPORTS)
+def transport(request: pytest.FixtureRequest) -> str:
+    return request.param
+
+
 @pytest.fixture
-def connect(server_bin: str, tree: Path):
-    """Opens a client session with the server over stdio, rooted at the test tree."""
+def connect(server_bin: str, tree: Path, transport: str, request: pytest.FixtureRequest):
+    """Opens a client session with the server, rooted at the test tree, over `transport`:
+    stdio (a process per session), or HTTP with sessions or stateless (a server per run)."""
+    if transport == "stdio":
+        server = StdioServerParameters(command=server_bin, args=["--root", str(tree)])
+    elif transport == "http":
+        server = request.getfixturevalue("http_url")
+    else:
+        server = request.getfixturevalue("stateless_url")
 
     @contextlib.asynccontextmanager
     async def open_session(mode: str = "auto", **options) -> AsyncIterator[Client]:
-        params = StdioServerParameters(command=server_bin, args=["--root", str(tree)])
-        async with Client(params, read_timeout_seconds=30, mode=mode, **options) as client:
+        async with Client(server, read_timeout_seconds=30, mode=mode, **options) as client:
             yield client
 
     return open_session
