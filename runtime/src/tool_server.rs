@@ -7,7 +7,7 @@ use std::time::Duration;
 #[allow(deprecated)] // `SetLevelRequestParams`: see `set_level`.
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CustomRequest, CustomResult,
-    ErrorCode, ErrorData, ListToolsResult, PaginatedRequestParams, ServerConfig,
+    ErrorCode, ErrorData, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerConfig,
     SetLevelRequestParams, Tool,
 };
 use rmcp::service::RequestContext;
@@ -440,13 +440,16 @@ impl ServerHandler for ToolServer {
     }
 
     // A request rmcp did not recognise: a known method whose `params` it could not
-    // read gets `invalid params`, as over stdio, where the line transport answers it first.
+    // read gets `invalid params`, as over stdio, where the line transport answers it first;
+    // a method the request's protocol removed, `method not found`.
     async fn on_custom_request(
         &self,
         request: CustomRequest,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
-        Err(wire::custom_request_error(&request.method))
+        let protocol = context.protocol_version();
+        let protocol = protocol.as_ref().map(ProtocolVersion::as_str);
+        Err(wire::custom_request_error(&request.method, protocol))
     }
 
     #[allow(deprecated)] // SEP-2577: logging stays for clients of earlier protocols.

@@ -374,6 +374,39 @@ async fn refusals_are_json_rpc_errors_with_their_status() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_method_that_protocol_2026_removed_gets_404_and_method_not_found() {
+    let server = start(Server::from_registry("http-test", "1")).await;
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": { "name": "raw", "version": "1" },
+        "io.modelcontextprotocol/clientCapabilities": {}
+    });
+    for method in [
+        "initialize",
+        "ping",
+        "logging/setLevel",
+        "resources/subscribe",
+        "resources/unsubscribe",
+    ] {
+        let request = json!({
+            "jsonrpc": "2.0", "id": 5, "method": method, "params": { "_meta": meta }
+        });
+        let headers = [
+            JSON,
+            ACCEPT,
+            ("mcp-protocol-version", "2026-07-28"),
+            ("mcp-method", method),
+        ];
+        let reply = post_with(&server.url(), request.to_string(), &headers).await;
+        assert_eq!(reply.status, 404, "{method}: {}", reply.body);
+        let message = reply.message();
+        assert_eq!(message["id"], 5, "{message}");
+        assert_eq!(message["error"]["code"], -32601, "{message}");
+    }
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn allowed_hosts_can_be_named_or_lifted() {
     let ping = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
     let server = start(stateless().allowed_hosts(["mcp.example.com"])).await;
