@@ -59,13 +59,12 @@ say "building the conformance server"
 cargo build -p mcp-tool-conformance --locked --quiet
 server_bin="$target_dir/debug/conformance-server"
 
-# Port 0: the server takes a free port and prints its URL first thing.
+# Port 0: the server takes a free port and prints the URL it serves on stderr.
 results="$tools/results"
 rm -rf "$results"
 mkdir -p "$results"
-server_out="$results/server.out"
 server_log="$results/server.log"
-"$server_bin" --host 127.0.0.1 --port 0 > "$server_out" 2> "$server_log" &
+"$server_bin" --host 127.0.0.1 --port 0 > /dev/null 2> "$server_log" &
 server_pid=$!
 stop_server() {
     if kill -0 "$server_pid" 2> /dev/null; then
@@ -83,7 +82,7 @@ for _ in $(seq 1 100); do
         cat "$server_log" >&2
         exit 1
     fi
-    url="$(grep -o -m1 'http://[^ ]*/mcp' "$server_out" || true)"
+    url="$(grep -o -m1 'http://[^ ]*/mcp' "$server_log" || true)"
     # Any HTTP answer to a ping will do: the server is up.
     if [[ -n "$url" ]] && "$node" -e '
         fetch(process.argv[1], {

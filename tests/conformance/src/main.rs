@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! conformance-server --port 3001            # serves http://127.0.0.1:3001/mcp
-//! conformance-server --host ::1 --port 3001
+//! conformance-server --host ::1 --port 0    # any free port; the URL is printed on stderr
 //! ```
 
 mod tools;
@@ -21,7 +21,8 @@ Usage: conformance-server [--host ADDR] [--port PORT]
 
 Options:
   --host ADDR   the address to listen on; 127.0.0.1 unless given
-  --port PORT   the port to listen on; 3001 unless given
+  --port PORT   the port to listen on; 3001 unless given, 0 for any free port
+                (the URL served is printed on stderr)
   -h, --help    print this help";
 
 /// What the command line asks for.
@@ -61,9 +62,7 @@ async fn main() -> ExitCode {
         }
     };
     let server = mcp_tool::Server::from_registry("mcp-tool-conformance", env!("CARGO_PKG_VERSION"));
-    // TODO(http): serve at `options.addr` with `serve_http` once the runtime has it.
-    let _ = options.addr;
-    match server.serve_stdio().await {
+    match server.serve_http(&options.addr.to_string()).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("conformance-server: {error}");
