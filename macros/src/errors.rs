@@ -13,6 +13,12 @@ const USAGE: &[(&str, &str)] = &[
     ("open_world", "open_world` or `open_world = false"),
     ("timeout", "timeout = \"30s\""),
     ("schema", "schema = \"2020-12\""),
+    ("tags", "tags = [\"search\", \"files\"]"),
+    ("icons", "icons = [\"https://example.com/icon.png\"]"),
+    (
+        "meta",
+        "meta = r#\"{\"com.example/owner\": \"search-team\"}\"#",
+    ),
     ("crate", "crate = \"path::to::mcp_tool\""),
     ("range", "range(min = 1, max = 100)"),
     ("length", "length(min = 1, max = 64)"),

@@ -439,6 +439,8 @@ fn registration(tool: &Tool, names: &Names) -> TokenStream {
         SchemaDialect::Portable => quote!(#p::SchemaDialect::Portable),
         SchemaDialect::Draft2020_12 => quote!(#p::SchemaDialect::Draft2020_12),
     };
+    let (tags, icons) = (&tool.metadata.tags, &tool.metadata.icons);
+    let meta = option_str(tool.metadata.meta.as_deref());
     let here = names.function.span();
     let file = quote_spanned!(here=> ::core::file!());
     let line = quote_spanned!(here=> ::core::line!());
@@ -455,6 +457,9 @@ fn registration(tool: &Tool, names: &Names) -> TokenStream {
                 open_world: #open_world,
                 timeout_ms: #timeout_ms,
                 schema: #schema,
+                tags: &[#(#tags),*],
+                icons: &[#(#icons),*],
+                meta: #meta,
                 params: &#params,
                 output_schema: #output_schema,
                 call: #call,

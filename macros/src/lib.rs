@@ -10,6 +10,7 @@
 mod duration;
 mod errors;
 mod expand;
+mod metadata;
 mod model;
 mod parse;
 mod validate;

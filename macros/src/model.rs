@@ -4,6 +4,8 @@
 use proc_macro2::Span;
 use syn::{Expr, Ident, ItemFn, LitStr, Type};
 
+use crate::metadata::Metadata;
+
 /// One tool, valid.
 #[derive(Debug)]
 pub(crate) struct Tool {
@@ -16,6 +18,7 @@ pub(crate) struct Tool {
     pub(crate) timeout_ms: Option<u64>,
     /// `schema = "..."`: how the tool's schemas are written.
     pub(crate) schema: SchemaDialect,
+    pub(crate) metadata: Metadata,
     /// How generated code names the runtime: `::mcp_tool`, or `crate = "..."`.
     pub(crate) krate: syn::Path,
     /// The function as emitted: the parameter attributes rustc rejects removed.

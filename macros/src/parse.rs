@@ -25,6 +25,9 @@ pub(crate) struct ToolArgs {
     pub(crate) open_world: Option<bool>,
     pub(crate) timeout: Option<LitStr>,
     pub(crate) schema: Option<LitStr>,
+    pub(crate) tags: Option<Vec<LitStr>>,
+    pub(crate) icons: Option<Vec<LitStr>>,
+    pub(crate) meta: Option<LitStr>,
     #[darling(rename = "crate")]
     pub(crate) krate: Option<syn::Path>,
 }
@@ -61,6 +64,9 @@ impl ToolArgs {
             open_world: self.open_world.or(other.open_world),
             timeout: self.timeout.or(other.timeout),
             schema: self.schema.or(other.schema),
+            tags: self.tags.or(other.tags),
+            icons: self.icons.or(other.icons),
+            meta: self.meta.or(other.meta),
             krate: self.krate.or(other.krate),
         }
     }

@@ -13,6 +13,7 @@ use syn::{Expr, ExprLit, ExprUnary, FnArg, Lit, LitStr, ReturnType, Signature, T
 
 use crate::duration::duration_ms;
 use crate::errors::Errors;
+use crate::metadata;
 use crate::model::{
     Annotations, DefaultValue, Length, Number, Output, Param, Range, Read, SchemaDialect, Tool,
 };
@@ -33,6 +34,7 @@ pub(crate) fn tool(parsed: &parse::Tool, errors: &mut Errors) -> Option<Tool> {
         .and_then(|t| timeout(t, errors));
     let schema = (parsed.args.schema.as_ref())
         .map_or(SchemaDialect::Portable, |s| schema_dialect(s, errors));
+    let metadata = metadata::metadata(&parsed.args, errors);
     let params: Vec<Param> = parsed.params.iter().map(|p| param(p, errors)).collect();
     if !errors.is_empty() {
         return None;
@@ -50,6 +52,7 @@ pub(crate) fn tool(parsed: &parse::Tool, errors: &mut Errors) -> Option<Tool> {
         },
         timeout_ms,
         schema,
+        metadata,
         krate: args
             .krate
             .clone()

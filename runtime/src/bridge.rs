@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::error::{CallError, INVALID_PARAMS};
 use crate::model::{
-    Annotations, ClientInfo, Content, LogLevel, Media, RequestId, Resource, ResourceContents,
+    Annotations, ClientInfo, Content, Icon, LogLevel, Media, RequestId, Resource, ResourceContents,
     ResourceLink, Role, Text, ToolAnnotations, ToolInfo, ToolResult,
 };
 
@@ -234,6 +234,18 @@ pub(crate) fn sdk_tool(info: ToolInfo) -> sdk::Tool {
             a.open_world,
         )
     });
+    if !info.icons.is_empty() {
+        tool.icons = Some(
+            (info.icons.into_iter())
+                .map(|icon| {
+                    let mut sdk_icon = sdk::Icon::new(icon.src);
+                    sdk_icon.mime_type = icon.mime_type;
+                    sdk_icon
+                })
+                .collect(),
+        );
+    }
+    tool.meta = info.meta.map(sdk::MetaObject);
     tool
 }
 
@@ -252,6 +264,13 @@ pub(crate) fn tool_info(tool: sdk::Tool) -> ToolInfo {
             idempotent: a.idempotent_hint,
             open_world: a.open_world_hint,
         }),
+        icons: (tool.icons.unwrap_or_default().into_iter())
+            .map(|icon| Icon {
+                src: icon.src,
+                mime_type: icon.mime_type,
+            })
+            .collect(),
+        meta: tool.meta.map(|meta| meta.0),
     }
 }
 

@@ -115,14 +115,26 @@ pub enum ServerError {
         /// A "did you mean" clause, or empty.
         suggestion: String,
     },
+    /// A tag given to [`Server::with_tags`](crate::Server::with_tags) or
+    /// [`Server::without_tags`](crate::Server::without_tags) is carried by no tool.
+    #[error("no registered tool carries the tag `{tag}`{suggestion}")]
+    UnknownTag {
+        /// The tag that matched nothing.
+        tag: String,
+        /// A "did you mean" clause, or empty.
+        suggestion: String,
+    },
     /// A tool asks for a [`State<T>`](crate::State) that was never given to the server.
     #[error(
-        "the tool `{tool}` asks for `State<{type_name}>`, but no `{type_name}` was given to the \
-         server: add `.state(value)` with a value of that type to the server's builder"
+        "the tool `{tool}` (at {location}) asks for `State<{type_name}>`, but no `{type_name}` \
+         was given to the server: add `.state(value)` with a value of that type to the server's \
+         builder"
     )]
     MissingState {
         /// The tool that asks for it.
         tool: String,
+        /// `file:line` of the tool's definition.
+        location: String,
         /// The type of the state, as Rust names it.
         type_name: &'static str,
     },

@@ -30,25 +30,6 @@ use crate::error::ServerError;
 use crate::tool_server::ToolServer;
 use crate::wire::{self, Inbound};
 
-/// How a server answers over HTTP: set on [`Server`](crate::Server), kept by the built
-/// [`ToolServer`].
-#[derive(Debug, Clone)]
-pub(crate) struct HttpOptions {
-    /// Stateless mode: no sessions, a JSON response to each request.
-    pub(crate) stateless: bool,
-    /// The `Host` values accepted; empty accepts any.
-    pub(crate) allowed_hosts: Vec<String>,
-}
-
-impl Default for HttpOptions {
-    fn default() -> Self {
-        Self {
-            stateless: false,
-            allowed_hosts: ["localhost", "127.0.0.1", "::1"].map(String::from).to_vec(),
-        }
-    }
-}
-
 /// The body of every response of an [`HttpService`].
 pub type HttpBody = BoxBody<Bytes, Infallible>;
 
@@ -251,6 +232,48 @@ fn accepted() -> Response<HttpBody> {
     let mut response = Response::new(Full::new(Bytes::new()).boxed());
     *response.status_mut() = StatusCode::ACCEPTED;
     response
+}
+
+impl ToolServer {
+    /// The server's MCP endpoint as a `tower` service, to mount at a path of one's own
+    /// in an HTTP application; see [`HttpService`]. It honours the HTTP options set on
+    /// the [`Server`](crate::Server) (stateless mode, allowed hosts) and its message
+    /// size limit. [`serve_http`](Self::serve_http) serves it at `/mcp` on its own.
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+    pub fn http_service(&self) -> HttpService {
+        HttpService::new(self, CancellationToken::new())
+    }
+
+    /// Serves Streamable HTTP at `/mcp` on `listener` until `shutdown` completes; then
+    /// takes no new connection, lets the requests being answered finish within the
+    /// server's [`shutdown_grace`](crate::Server::shutdown_grace), and returns.
+    ///
+    /// ```no_run
+    /// # /// Adds two integers and returns their sum.
+    /// # #[mcp_tool::mcp_tool]
+    /// # fn add(a: i64, b: i64) -> i64 { a + b }
+    /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+    /// let server = mcp_tool::Server::from_registry("calculator", "1.0.0").build()?;
+    /// let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    /// println!("serving at http://{}/mcp", listener.local_addr()?);
+    /// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    /// let serving = tokio::spawn(server.serve_http(listener, async {
+    ///     let _ = stopped.await;
+    /// }));
+    /// // ... later:
+    /// let _ = stop.send(());
+    /// serving.await??;
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+    pub async fn serve_http(
+        self,
+        listener: tokio::net::TcpListener,
+        shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    ) -> Result<(), ServerError> {
+        serve(self, listener, shutdown).await
+    }
 }
 
 /// Serves `server` at `/mcp` on `listener` until `shutdown` completes, then lets the

@@ -97,6 +97,7 @@ mod param;
 mod registry;
 mod schema;
 mod server;
+mod settings;
 mod state;
 mod suggest;
 pub mod testing;

@@ -38,5 +38,5 @@ pub use content::{
 };
 pub use log_level::LogLevel;
 pub use notification::{LogMessage, Notification, Progress};
-pub use tool_info::{ToolAnnotations, ToolInfo};
+pub use tool_info::{Icon, ToolAnnotations, ToolInfo};
 pub use tool_result::ToolResult;

@@ -30,6 +30,11 @@ pub struct ToolSpec {
     pub timeout_ms: Option<u64>,
     /// `schema = "..."`: how the tool's schemas are written.
     pub schema: SchemaDialect,
+    pub tags: &'static [&'static str],
+    /// Each icon's URI.
+    pub icons: &'static [&'static str],
+    /// `meta = "..."`: a JSON object's text, checked by the attribute.
+    pub meta: Option<&'static str>,
     pub params: &'static [ParamSpec],
     pub output_schema: fn(&mut SchemaGenerator) -> Option<Schema>,
     pub call: fn(&CallInput<'_>) -> ToolFuture,
@@ -52,6 +57,20 @@ impl ToolEntry {
     /// The tool's description, as clients show it to the model.
     pub fn description(&self) -> &'static str {
         self.spec.description
+    }
+
+    /// The tool's tags, as `#[mcp_tool(tags = [...])]` gives them.
+    ///
+    /// ```standalone_crate
+    /// /// Finds files whose name matches a pattern.
+    /// #[mcp_tool::mcp_tool(tags = ["search", "files"])]
+    /// fn find(pattern: String) -> Vec<String> { vec![pattern] }
+    ///
+    /// let find = mcp_tool::registered().into_iter().find(|t| t.name() == "find").unwrap();
+    /// assert_eq!(find.tags(), ["search", "files"]);
+    /// ```
+    pub fn tags(&self) -> &'static [&'static str] {
+        self.spec.tags
     }
 
     /// Where the tool is defined, as `file:line`.

@@ -9,9 +9,9 @@ use tokio::sync::Semaphore;
 use crate::error::ServerError;
 use crate::failure_report::Detail;
 #[cfg(feature = "http")]
-use crate::http_service::{self, HttpOptions};
-use crate::lines::Limits;
+use crate::http_service;
 use crate::registry::{self, ToolEntry};
+use crate::settings::Settings;
 use crate::state::StateMap;
 use crate::suggest;
 use crate::tool_server::ToolServer;
@@ -34,22 +34,10 @@ pub struct Server {
     instructions: Option<String>,
     entries: Vec<&'static ToolEntry>,
     only: Option<Vec<String>>,
+    with_tags: Option<Vec<String>>,
+    without_tags: Vec<String>,
     from_registry: bool,
     settings: Settings,
-}
-
-/// How a built server serves its tools: what [`Server`]'s options set, handed to
-/// [`ToolServer`] whole.
-#[derive(Debug, Default)]
-pub(crate) struct Settings {
-    pub(crate) detail: Detail,
-    /// The server's time limit for a call, unless a tool sets its own.
-    pub(crate) timeout: Option<Duration>,
-    pub(crate) max_calls: Option<usize>,
-    pub(crate) limits: Limits,
-    pub(crate) state: StateMap,
-    #[cfg(feature = "http")]
-    pub(crate) http: HttpOptions,
 }
 
 impl Server {
@@ -70,6 +58,8 @@ impl Server {
             instructions: None,
             entries: registry::registered(),
             only: None,
+            with_tags: None,
+            without_tags: Vec::new(),
             from_registry: true,
             settings: Settings::default(),
         }
@@ -304,6 +294,57 @@ impl Server {
         self
     }
 
+    /// Serves only the tools that carry at least one of these tags
+    /// (`#[mcp_tool(tags = [...])]`); naming a tag no tool carries is an error when the
+    /// server is built. With [`only`](Self::only), a tool must pass both.
+    ///
+    /// ```standalone_crate
+    /// /// Finds files whose name matches a pattern.
+    /// #[mcp_tool::mcp_tool(tags = ["files", "read"])]
+    /// fn find(pattern: String) -> Vec<String> { vec![pattern] }
+    ///
+    /// /// Deletes one file.
+    /// #[mcp_tool::mcp_tool(tags = ["files", "write"])]
+    /// fn delete(path: String) -> String { path }
+    ///
+    /// let server = mcp_tool::Server::from_registry("files", "1.0.0").with_tags(["read"]).build()?;
+    /// assert_eq!(server.tools().len(), 1);
+    /// # Ok::<(), mcp_tool::ServerError>(())
+    /// ```
+    pub fn with_tags<I, S>(mut self, tags: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.with_tags = Some(tags.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Leaves out the tools that carry any of these tags; naming a tag no tool carries
+    /// is an error when the server is built.
+    ///
+    /// ```standalone_crate
+    /// /// Finds files whose name matches a pattern.
+    /// #[mcp_tool::mcp_tool(tags = ["files", "read"])]
+    /// fn find(pattern: String) -> Vec<String> { vec![pattern] }
+    ///
+    /// /// Deletes one file.
+    /// #[mcp_tool::mcp_tool(tags = ["files", "write"])]
+    /// fn delete(path: String) -> String { path }
+    ///
+    /// let read_only = mcp_tool::Server::from_registry("files", "1.0.0").without_tags(["write"]);
+    /// assert_eq!(read_only.build()?.tools()[0].name, "find");
+    /// # Ok::<(), mcp_tool::ServerError>(())
+    /// ```
+    pub fn without_tags<I, S>(mut self, tags: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.without_tags.extend(tags.into_iter().map(Into::into));
+        self
+    }
+
     /// Validates the tools and computes every schema, once: two tools with one name, or
     /// no tools at all, are an error that says what to do.
     ///
@@ -456,9 +497,31 @@ impl Server {
             }
             entries.retain(|e| only.iter().any(|name| name == e.name()));
         }
+        let named_tags = self.with_tags.iter().flatten().chain(&self.without_tags);
+        let known_tags = || self.entries.iter().flat_map(|e| e.tags().iter().copied());
+        for tag in named_tags {
+            if !known_tags().any(|known| known == tag) {
+                let suggestion = suggest::closest(tag, known_tags())
+                    .map(|s| format!(" (did you mean `{s}`?)"))
+                    .unwrap_or_default();
+                return Err(ServerError::UnknownTag {
+                    tag: tag.clone(),
+                    suggestion,
+                });
+            }
+        }
+        let has_any = |entry: &ToolEntry, tags: &[String]| {
+            (entry.tags().iter()).any(|tag| tags.iter().any(|t| t == tag))
+        };
+        if let Some(with_tags) = &self.with_tags {
+            entries.retain(|e| has_any(e, with_tags));
+        }
+        entries.retain(|e| !has_any(e, &self.without_tags));
         if entries.is_empty() {
             return Err(ServerError::NoTools {
-                hint: if self.from_registry {
+                hint: if self.with_tags.is_some() || !self.without_tags.is_empty() {
+                    "the tags given to `with_tags` and `without_tags` leave none"
+                } else if self.from_registry {
                     "no function carries `#[mcp_tool]`, or the crate that defines the tools \
                      is never referenced; add `mcp_tool::link!(that_crate);` to the binary"
                 } else {
@@ -491,6 +554,7 @@ fn check_states(entries: &[&'static ToolEntry], state: &StateMap) -> Result<(), 
         if let Some((_, type_name)) = entry.states().find(|(id, _)| !state.contains(*id)) {
             return Err(ServerError::MissingState {
                 tool: entry.name().to_owned(),
+                location: entry.location(),
                 type_name,
             });
         }

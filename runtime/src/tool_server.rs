@@ -20,16 +20,16 @@ use crate::call::{CallInput, Cancellable, Outcome, ToolFuture};
 use crate::error::{CallError, ServerError};
 use crate::failure::Failure;
 use crate::failure_report::{self, Detail};
-#[cfg(feature = "http")]
-use crate::http_service::{self, HttpOptions, HttpService};
 use crate::lines::{Limits, LineTransport};
 use crate::log_filter::LogFilter;
 use crate::masking;
-use crate::model::{ToolAnnotations, ToolInfo, ToolResult};
+use crate::model::{Icon, ToolAnnotations, ToolInfo, ToolResult};
 use crate::output::ToolReply;
 use crate::registry::ToolEntry;
 use crate::schema;
-use crate::server::Settings;
+#[cfg(feature = "http")]
+use crate::settings::HttpOptions;
+use crate::settings::Settings;
 use crate::state::StateMap;
 use crate::suggest;
 use crate::wire;
@@ -105,6 +105,8 @@ impl BuiltTool {
                 idempotent: spec.idempotent,
                 open_world: spec.open_world,
             }),
+            icons: spec.icons.iter().map(|src| Icon::new(*src)).collect(),
+            meta: meta(entry),
         };
         Self {
             entry,
@@ -132,6 +134,27 @@ impl BuiltTool {
             }
         }
     }
+}
+
+/// A tool's `_meta`: the attribute's `meta`, with its tags under `"mcp-tool/tags"`.
+fn meta(entry: &ToolEntry) -> Option<serde_json::Map<String, Value>> {
+    let spec = entry.spec();
+    let mut meta = match spec.meta.map(serde_json::from_str::<Value>) {
+        Some(Ok(Value::Object(meta))) => meta,
+        // The attribute checked it; a hand-made entry may still be wrong.
+        Some(_) => {
+            tracing::warn!(
+                tool = spec.name,
+                "the tool's `meta` is not a JSON object: left out"
+            );
+            serde_json::Map::new()
+        }
+        None => serde_json::Map::new(),
+    };
+    if !spec.tags.is_empty() {
+        meta.insert("mcp-tool/tags".to_owned(), spec.tags.into());
+    }
+    (!meta.is_empty()).then_some(meta)
 }
 
 impl ToolServer {
@@ -198,48 +221,6 @@ impl ToolServer {
     #[cfg(feature = "http")]
     pub(crate) fn http_options(&self) -> &HttpOptions {
         &self.shared.http
-    }
-
-    /// The server's MCP endpoint as a `tower` service, to mount at a path of one's own
-    /// in an HTTP application; see [`HttpService`]. It honours the HTTP options set on
-    /// the [`Server`](crate::Server) (stateless mode, allowed hosts) and its message
-    /// size limit. [`serve_http`](Self::serve_http) serves it at `/mcp` on its own.
-    #[cfg(feature = "http")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
-    pub fn http_service(&self) -> HttpService {
-        HttpService::new(self, tokio_util::sync::CancellationToken::new())
-    }
-
-    /// Serves Streamable HTTP at `/mcp` on `listener` until `shutdown` completes; then
-    /// takes no new connection, lets the requests being answered finish within the
-    /// server's [`shutdown_grace`](crate::Server::shutdown_grace), and returns.
-    ///
-    /// ```no_run
-    /// # /// Adds two integers and returns their sum.
-    /// # #[mcp_tool::mcp_tool]
-    /// # fn add(a: i64, b: i64) -> i64 { a + b }
-    /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-    /// let server = mcp_tool::Server::from_registry("calculator", "1.0.0").build()?;
-    /// let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-    /// println!("serving at http://{}/mcp", listener.local_addr()?);
-    /// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    /// let serving = tokio::spawn(server.serve_http(listener, async {
-    ///     let _ = stopped.await;
-    /// }));
-    /// // ... later:
-    /// let _ = stop.send(());
-    /// serving.await??;
-    /// # Ok(())
-    /// # }
-    /// ```
-    #[cfg(feature = "http")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
-    pub async fn serve_http(
-        self,
-        listener: tokio::net::TcpListener,
-        shutdown: impl std::future::Future<Output = ()> + Send + 'static,
-    ) -> Result<(), ServerError> {
-        http_service::serve(self, listener, shutdown).await
     }
 
     /// Serves over stdin and stdout until the client leaves.

@@ -17,14 +17,21 @@ fn root(config: State<Config>) -> String {
 #[test]
 fn a_state_never_given_fails_the_build() {
     let error = Server::from_registry("missing", "1").build().unwrap_err();
-    let ServerError::MissingState { tool, type_name } = &error else {
+    let ServerError::MissingState {
+        tool,
+        location,
+        type_name,
+    } = &error
+    else {
         panic!("expected MissingState, got {error:?}");
     };
     assert_eq!(tool, "root");
+    assert!(location.ends_with("missing_state.rs:13"), "{location}");
     assert!(type_name.ends_with("Config"), "{type_name}");
     let message = error.to_string();
     assert!(message.contains("`root`"), "{message}");
     assert!(message.contains(".state("), "{message}");
+    assert!(message.contains(location.as_str()), "{message}");
 }
 
 #[test]

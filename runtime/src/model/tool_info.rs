@@ -45,6 +45,75 @@ pub struct ToolInfo {
     /// Hints on how it behaves.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub annotations: Option<ToolAnnotations>,
+    /// Images a client may show beside it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub icons: Vec<Icon>,
+    /// Its `_meta`: `meta = r#"{...}"#` from the attribute, and its tags, under the key
+    /// `"mcp-tool/tags"`.
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Map<String, Value>>,
+}
+
+/// An image for a tool, as `#[mcp_tool(icons = [...])]` gives it.
+///
+/// ```standalone_crate
+/// /// Finds files whose name matches a pattern.
+/// #[mcp_tool::mcp_tool(icons = ["https://example.com/find.svg"])]
+/// fn find(pattern: String) -> Vec<String> { vec![pattern] }
+///
+/// # fn main() -> Result<(), mcp_tool::ServerError> {
+/// let server = mcp_tool::Server::from_registry("files", "1.0.0").build()?;
+/// let icon = &server.tools()[0].icons[0];
+/// assert_eq!(icon.src, "https://example.com/find.svg");
+/// assert_eq!(icon.mime_type.as_deref(), Some("image/svg+xml"));
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct Icon {
+    /// The image's URI: `https:`, `http:` or `data:`.
+    pub src: String,
+    /// Its media type, from a `data:` URI's header or the file's extension, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mime_type: Option<String>,
+}
+
+impl Icon {
+    /// An icon at `src`, with the media type its URI tells.
+    ///
+    /// ```
+    /// use mcp_tool::model::Icon;
+    ///
+    /// assert_eq!(Icon::new("https://example.com/a.png").mime_type.as_deref(), Some("image/png"));
+    /// assert_eq!(Icon::new("data:image/webp;base64,AAAA").mime_type.as_deref(), Some("image/webp"));
+    /// assert_eq!(Icon::new("https://example.com/icon").mime_type, None);
+    /// ```
+    pub fn new(src: impl Into<String>) -> Self {
+        let src = src.into();
+        let mime_type = icon_type(&src).map(str::to_owned);
+        Self { src, mime_type }
+    }
+}
+
+/// The media type of an icon's URI, when it shows one.
+fn icon_type(src: &str) -> Option<&str> {
+    if let Some(data) = src.strip_prefix("data:") {
+        let end = data.find([';', ','])?;
+        return Some(&data[..end]).filter(|t| t.starts_with("image/"));
+    }
+    let path = src.split(['?', '#']).next().unwrap_or(src);
+    let extension = path.rsplit_once('.')?.1.to_ascii_lowercase();
+    Some(match extension.as_str() {
+        "png" => "image/png",
+        "svg" => "image/svg+xml",
+        "jpg" | "jpeg" => "image/jpeg",
+        "webp" => "image/webp",
+        "gif" => "image/gif",
+        "ico" => "image/x-icon",
+        _ => return None,
+    })
 }
 
 /// Hints to the client on how a tool behaves. Clients must not rely on them for

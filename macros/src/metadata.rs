@@ -1,0 +1,121 @@
+//! `tags`, `icons` and `meta`: what clients see of a tool besides its schema, checked
+//! here so that a mistake is a compile error on its token.
+
+use syn::LitStr;
+
+use crate::errors::Errors;
+use crate::parse::ToolArgs;
+
+/// A tool's metadata, valid.
+#[derive(Debug, Default)]
+pub(crate) struct Metadata {
+    pub(crate) tags: Vec<String>,
+    /// Each icon's URI.
+    pub(crate) icons: Vec<String>,
+    /// `meta = r#"{...}"#`: the text of a JSON object.
+    pub(crate) meta: Option<String>,
+}
+
+/// The metadata of `args`; every mistake goes to `errors`.
+pub(crate) fn metadata(args: &ToolArgs, errors: &mut Errors) -> Metadata {
+    let tags = args.tags.as_deref().unwrap_or_default();
+    let icons = args.icons.as_deref().unwrap_or_default();
+    Metadata {
+        tags: tags
+            .iter()
+            .enumerate()
+            .filter_map(|(at, lit)| tag(lit, &tags[..at], errors))
+            .collect(),
+        icons: icons.iter().filter_map(|lit| icon(lit, errors)).collect(),
+        meta: args.meta.as_ref().and_then(|lit| meta(lit, errors)),
+    }
+}
+
+/// A tag: a short word of letters, digits, `-`, `_`, `.` or `/`, given once.
+fn tag(lit: &LitStr, before: &[LitStr], errors: &mut Errors) -> Option<String> {
+    let tag = lit.value();
+    let problem = if tag.is_empty() {
+        Some("a tag is empty: write a word such as \"search\"".to_owned())
+    } else if let Some(bad) = tag
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/')))
+    {
+        Some(format!(
+            "a tag holds letters, digits, `-`, `_`, `.` and `/`, not {bad:?}"
+        ))
+    } else if before.iter().any(|other| other.value() == tag) {
+        Some(format!("the tag \"{tag}\" is given twice: give it once"))
+    } else {
+        None
+    };
+    match problem {
+        Some(problem) => {
+            errors.push(syn::Error::new_spanned(lit, problem));
+            None
+        }
+        None => Some(tag),
+    }
+}
+
+/// An icon's URI: `https:` (or `http:`) for an image a client fetches, `data:` for one
+/// carried inline.
+fn icon(lit: &LitStr, errors: &mut Errors) -> Option<String> {
+    let src = lit.value();
+    let scheme_ok = ["https://", "http://", "data:image/"]
+        .iter()
+        .any(|scheme| src.starts_with(scheme) && src.len() > scheme.len());
+    if scheme_ok && !src.chars().any(char::is_whitespace) {
+        return Some(src);
+    }
+    errors.push(syn::Error::new_spanned(
+        lit,
+        "an icon is the URI of an image: `https://...` (or `http://...`), or a \
+         `data:image/...;base64,...` URI, without spaces",
+    ));
+    None
+}
+
+/// `meta`: a JSON object, sent as the tool's `_meta`.
+fn meta(lit: &LitStr, errors: &mut Errors) -> Option<String> {
+    let text = lit.value();
+    match serde_json::from_str::<serde_json::Value>(&text) {
+        Ok(serde_json::Value::Object(object)) => {
+            if let Some(key) = object.keys().find(|key| is_reserved(key)) {
+                errors.push(syn::Error::new_spanned(
+                    lit,
+                    format!(
+                        "the `_meta` key \"{key}\" is reserved by the MCP specification: use a \
+                         prefix of your own, such as \"com.example/{}\"",
+                        key.rsplit('/').next().unwrap_or(key)
+                    ),
+                ));
+                return None;
+            }
+            Some(text)
+        }
+        Ok(_) => {
+            errors.push(syn::Error::new_spanned(
+                lit,
+                "`meta` is a JSON object, such as `meta = r#\"{\"com.example/owner\": \"search-team\"}\"#`",
+            ));
+            None
+        }
+        Err(error) => {
+            errors.push(syn::Error::new_spanned(
+                lit,
+                format!("`meta` is not valid JSON: {error}"),
+            ));
+            None
+        }
+    }
+}
+
+/// Keys under a prefix whose second label is `modelcontextprotocol` or `mcp`, which the
+/// specification reserves (`io.modelcontextprotocol/...`, `dev.mcp/...`).
+fn is_reserved(key: &str) -> bool {
+    let Some((prefix, _)) = key.split_once('/') else {
+        return false;
+    };
+    let labels: Vec<&str> = prefix.split('.').collect();
+    labels.len() >= 2 && matches!(labels[1], "modelcontextprotocol" | "mcp")
+}
