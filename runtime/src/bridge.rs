@@ -1,5 +1,6 @@
 //! Where mcp-tool's own types meet `rmcp`'s: every conversion between the two, and
-//! nowhere else. A new rmcp version that changes its model changes this file.
+//! nowhere else. A new rmcp version that changes its model changes this file and its
+//! two children, `sampling` and `elicitation` (the requests a tool sends the client).
 
 use std::sync::Arc;
 
@@ -10,6 +11,14 @@ use crate::error::{CallError, INVALID_PARAMS};
 use crate::model::{
     Annotations, ClientInfo, Content, Icon, LogLevel, Media, RequestId, Resource, ResourceContents,
     ResourceLink, Role, Text, ToolAnnotations, ToolInfo, ToolResult,
+};
+
+mod elicitation;
+mod sampling;
+
+pub(crate) use elicitation::{elicit_request, elicit_result, elicitation, elicitation_request};
+pub(crate) use sampling::{
+    create_message_params, create_message_result, sampling_request, sampling_response,
 };
 
 impl From<ToolResult> for sdk::CallToolResult {
@@ -406,4 +415,25 @@ pub(crate) fn log_message(
         sdk::LoggingMessageNotificationParam::new(sdk_log_level(level), Value::String(message));
     param.logger = Some(logger.to_owned());
     param
+}
+
+/// Why a request to the client got no answer, in words for the tool's error.
+pub(crate) fn request_failure(what: &str, error: rmcp::ServiceError) -> String {
+    match error {
+        rmcp::ServiceError::McpError(error) => format!(
+            "the client refused the {what} request: {} (JSON-RPC error {})",
+            error.message, error.code.0
+        ),
+        rmcp::ServiceError::TransportClosed | rmcp::ServiceError::TransportSend(_) => {
+            format!("the session with the client ended before it answered the {what} request")
+        }
+        rmcp::ServiceError::Timeout { timeout } => format!(
+            "the client did not answer the {what} request within {} s",
+            timeout.as_secs_f64()
+        ),
+        rmcp::ServiceError::UnexpectedResponse => {
+            format!("the client answered the {what} request with a result of another kind")
+        }
+        other => format!("the {what} request failed: {other}"),
+    }
 }

@@ -1,5 +1,6 @@
-//! A call's context: progress and log messages to the client, cancellation, and who
-//! asked, for a tool that takes a `Context` parameter.
+//! A call's context: progress and log messages to the client, cancellation, who asked,
+//! and questions for the client's model and user, for a tool that takes a `Context`
+//! parameter.
 
 use std::fmt;
 use std::sync::{Arc, Mutex};
@@ -7,17 +8,26 @@ use std::sync::{Arc, Mutex};
 use rmcp::model::{ProgressToken, RequestMetaObject};
 use rmcp::service::RequestContext;
 use rmcp::{Peer, RoleServer};
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 use crate::bridge;
+use crate::client_request::{self, Client};
+use crate::error::ToolError;
+use crate::form;
 use crate::log_filter::LogFilter;
 use crate::masking;
-use crate::model::{ClientInfo, LogLevel, RequestId};
+use crate::model::{
+    ClientInfo, Content, Elicitation, ElicitationRequest, LogLevel, RequestId, SamplingRequest,
+    SamplingResponse,
+};
 
 /// What a tool may do during a call besides returning: report progress, send log
-/// messages to the client, notice that the client cancelled the call, and see who
-/// called.
+/// messages to the client, notice that the client cancelled the call, see who called,
+/// and ask the client's model ([`sample`](Self::sample)) or its user
+/// ([`elicit`](Self::elicit)).
 ///
 /// Ask for it with a parameter of this type, under any name (a type alias or a renamed
 /// import is recognised too); it is never part of the tool's input schema, and a tool
@@ -254,6 +264,199 @@ impl Context {
     /// Sends an `error` message: see [`log`](Self::log).
     pub fn error(&self, message: impl fmt::Display) -> impl Future<Output = ()> + Send + '_ {
         self.log(LogLevel::Error, message)
+    }
+}
+
+// Questions for the client: its model (sampling) and its user (elicitation).
+impl Context {
+    /// Asks the client's model to answer `request` (`sampling/createMessage`) and
+    /// returns the text it wrote. A prompt alone is a request; a [`SamplingRequest`]
+    /// adds a system prompt, a token limit, a temperature and model preferences.
+    ///
+    /// Fails with a [`ToolError`] that says why, without waiting, when the call has no
+    /// client to ask ([`ToolServer::call`](crate::ToolServer::call)), when the client did
+    /// not declare the capability `sampling`, or when it speaks a protocol on which a
+    /// server may not send requests (2026-07-28); and when the client refuses, or its
+    /// model answers with something other than text. The tool's timeout and the
+    /// client's cancellation end the wait as they end any other.
+    ///
+    /// ```standalone_crate
+    /// use mcp_tool::model::{ModelPreferences, SamplingRequest};
+    /// use mcp_tool::{Context, ToolError, mcp_tool};
+    ///
+    /// /// Suggests a title for a text, written by the client's model.
+    /// #[mcp_tool]
+    /// async fn suggest_title(ctx: Context, text: String) -> Result<String, ToolError> {
+    ///     let request = SamplingRequest::new(format!("Suggest a title for:\n\n{text}"))
+    ///         .with_system_prompt("Answer with the title alone.")
+    ///         .with_max_tokens(30)
+    ///         .with_model_preferences(ModelPreferences::new().with_speed_priority(0.9));
+    ///     ctx.sample(request).await
+    /// }
+    /// # fn main() {}
+    /// ```
+    ///
+    /// The plain form: `ctx.sample("What is the capital of France?").await?`.
+    pub fn sample(
+        &self,
+        request: impl Into<SamplingRequest>,
+    ) -> impl Future<Output = Result<String, ToolError>> + Send + '_ {
+        let request = request.into();
+        async move {
+            let response = self.sample_response(request).await?;
+            match response.content {
+                Content::Text(text) => Ok(text.text),
+                other => Err(ToolError::new(format!(
+                    "the client's model answered with {}, not text",
+                    kind_of(&other)
+                ))),
+            }
+        }
+    }
+
+    /// Asks the client's model as [`sample`](Self::sample) does, and returns the whole
+    /// answer: its content (text, an image or a sound), the model that wrote it and why
+    /// it stopped.
+    ///
+    /// ```standalone_crate
+    /// use mcp_tool::{Context, ToolError, mcp_tool};
+    ///
+    /// /// Answers a question, naming the model that answered.
+    /// #[mcp_tool]
+    /// async fn ask(ctx: Context, question: String) -> Result<String, ToolError> {
+    ///     let response = ctx.sample_response(question).await?;
+    ///     let text = response.text().unwrap_or("(no text)");
+    ///     Ok(format!("{} says: {text}", response.model))
+    /// }
+    /// # fn main() {}
+    /// ```
+    pub fn sample_response(
+        &self,
+        request: impl Into<SamplingRequest>,
+    ) -> impl Future<Output = Result<SamplingResponse, ToolError>> + Send + '_ {
+        client_request::sample(self.session_client(), request.into())
+    }
+
+    /// Asks the client's user to fill in a form of type `T` (`elicitation/create`), with
+    /// `message` saying what for, and returns what the user did: [`Elicitation::Accepted`]
+    /// with the answer, [`Elicitation::Declined`] or [`Elicitation::Cancelled`].
+    ///
+    /// `T` is a flat struct: each field a string, a number, an integer, a bool, an enum
+    /// of unit variants (a choice), a `Vec` of such an enum (a multiple choice), or an
+    /// `Option` of one of these. Doc comments become descriptions and `#[serde(default)]`
+    /// values defaults; see [`ElicitationRequest::for_type`] for the whole mapping. A
+    /// field of another shape fails the call before anything is sent, naming the field.
+    ///
+    /// Fails with a [`ToolError`] that says why, without waiting, when the call has no
+    /// client to ask, when the client did not declare the capability `elicitation` (or
+    /// supports only URL mode), or when it speaks a protocol on which a server may not
+    /// send requests (2026-07-28); and when the client refuses, or the answer does not
+    /// decode as `T` (the error names the field).
+    ///
+    /// ```standalone_crate
+    /// use mcp_tool::model::Elicitation;
+    /// use mcp_tool::{Context, ToolError, mcp_tool};
+    ///
+    /// /// How the user wants the report.
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct ReportOptions {
+    ///     /// Include the charts.
+    ///     #[serde(default)]
+    ///     charts: bool,
+    ///     /// The format of the file.
+    ///     format: Format,
+    /// }
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// #[serde(rename_all = "lowercase")]
+    /// enum Format { Pdf, Html }
+    ///
+    /// /// Writes the quarterly report, asking the user how they want it.
+    /// #[mcp_tool]
+    /// async fn write_report(ctx: Context) -> Result<String, ToolError> {
+    ///     match ctx.elicit::<ReportOptions>("How should the report look?").await? {
+    ///         Elicitation::Accepted(options) => Ok(match options.format {
+    ///             Format::Pdf => format!("report.pdf written (charts: {})", options.charts),
+    ///             Format::Html => format!("report.html written (charts: {})", options.charts),
+    ///         }),
+    ///         Elicitation::Declined | Elicitation::Cancelled => Ok("no report written".into()),
+    ///     }
+    /// }
+    /// # fn main() {}
+    /// ```
+    pub fn elicit<T>(
+        &self,
+        message: impl Into<String>,
+    ) -> impl Future<Output = Result<Elicitation<T>, ToolError>> + Send + '_
+    where
+        T: DeserializeOwned + JsonSchema,
+    {
+        let request = ElicitationRequest::for_type::<T>(message);
+        async move { self.elicit_with(request?).await }
+    }
+
+    /// Asks the client's user to fill in a form built beforehand (one with a schema
+    /// written by hand, say) and decodes the answer as `T`: a struct, or
+    /// `serde_json::Map<String, serde_json::Value>` to take it as it comes. Fails as
+    /// [`elicit`](Self::elicit) does.
+    ///
+    /// ```standalone_crate
+    /// use mcp_tool::model::{Elicitation, ElicitationRequest};
+    /// use mcp_tool::{Context, ToolError, mcp_tool};
+    /// use serde_json::{Map, Value, json};
+    ///
+    /// /// Deletes the cache once the user confirms.
+    /// #[mcp_tool(destructive)]
+    /// async fn clear_cache(ctx: Context) -> Result<String, ToolError> {
+    ///     let schema = json!({
+    ///         "type": "object",
+    ///         "properties": { "ok": { "type": "boolean", "title": "Delete the cache?" } },
+    ///         "required": ["ok"]
+    ///     });
+    ///     let form = ElicitationRequest::with_schema("Please confirm", schema.as_object().unwrap().clone());
+    ///     let answer: Elicitation<Map<String, Value>> = ctx.elicit_with(form).await?;
+    ///     let confirmed = answer.accepted().is_some_and(|a| a.get("ok") == Some(&Value::Bool(true)));
+    ///     Ok(if confirmed { "cache cleared" } else { "cache kept" }.to_owned())
+    /// }
+    /// # fn main() {}
+    /// ```
+    pub fn elicit_with<T: DeserializeOwned>(
+        &self,
+        request: ElicitationRequest,
+    ) -> impl Future<Output = Result<Elicitation<T>, ToolError>> + Send + '_ {
+        let form = request.requested_schema.clone();
+        let asked = client_request::elicit(self.session_client(), request);
+        async move {
+            match asked.await? {
+                Elicitation::Accepted(answer) => form::decode(answer, &form)
+                    .map(Elicitation::Accepted)
+                    .map_err(|why| {
+                        ToolError::new(format!("the user's answer does not fit the form: {why}"))
+                    }),
+                Elicitation::Declined => Ok(Elicitation::Declined),
+                Elicitation::Cancelled => Ok(Elicitation::Cancelled),
+            }
+        }
+    }
+
+    /// The client the call's requests go to, when the call came through a session.
+    fn session_client(&self) -> Option<Client<'_>> {
+        let session = self.inner.session.as_ref()?;
+        Some(Client {
+            peer: &session.peer,
+            info: session.client.as_ref(),
+        })
+    }
+}
+
+/// A content block's kind, in words.
+fn kind_of(content: &Content) -> &'static str {
+    match content {
+        Content::Text(_) => "text",
+        Content::Image(_) => "an image",
+        Content::Audio(_) => "a sound",
+        Content::Resource(_) => "an embedded resource",
+        Content::ResourceLink(_) => "a resource link",
     }
 }
 

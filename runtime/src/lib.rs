@@ -58,9 +58,10 @@
 //!   the parameter and return types it accepts, and its compile errors.
 //! - [`Server`]: which tools to serve, with which options; [`Server::run_stdio`] and
 //!   [`Server::serve_stdio`] to serve them.
-//! - [`Context`]: progress, log messages and cancellation during a call, and who called;
-//!   [`State`]: values shared by every tool, given to the [`Server`]. A tool asks for
-//!   either in its signature.
+//! - [`Context`]: progress, log messages and cancellation during a call, who called,
+//!   and questions for the client's model ([`Context::sample`]) and user
+//!   ([`Context::elicit`]); [`State`]: values shared by every tool, given to the
+//!   [`Server`]. A tool asks for either in its signature.
 //! - [`ToolError`]: failing with a message written for the model. Every message that
 //!   leaves the server passes through [`masking::mask_failure`] first: credentials
 //!   become `***`, absolute paths their file's name.
@@ -78,11 +79,13 @@ mod args;
 mod argument_errors;
 mod bridge;
 mod call;
+mod client_request;
 mod constraint;
 mod context;
 mod error;
 mod failure;
 mod failure_report;
+mod form;
 #[cfg(feature = "http")]
 mod http_service;
 mod inject;

@@ -27,8 +27,10 @@
 
 mod client_info;
 mod content;
+mod elicitation;
 mod log_level;
 mod notification;
+mod sampling;
 mod tool_info;
 mod tool_result;
 
@@ -36,7 +38,9 @@ pub use client_info::{ClientInfo, RequestId};
 pub use content::{
     Annotations, Content, Media, Resource, ResourceContents, ResourceLink, Role, Text,
 };
+pub use elicitation::{Elicitation, ElicitationRequest};
 pub use log_level::LogLevel;
 pub use notification::{LogMessage, Notification, Progress};
+pub use sampling::{ModelPreferences, SamplingMessage, SamplingRequest, SamplingResponse};
 pub use tool_info::{Icon, ToolAnnotations, ToolInfo};
 pub use tool_result::ToolResult;

@@ -29,9 +29,16 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader
 
 use crate::bridge;
 use crate::error::CallError;
-use crate::model::{LogLevel, Notification, ToolInfo, ToolResult};
+use crate::model::{
+    Elicitation, ElicitationRequest, LogLevel, Notification, SamplingRequest, SamplingResponse,
+    ToolInfo, ToolResult,
+};
 use crate::server::Server;
 use crate::tool_server::ToolServer;
+
+mod answers;
+
+use answers::Answers;
 
 /// Why a test call did not give what the test asked for.
 #[derive(Debug, thiserror::Error)]
@@ -70,22 +77,119 @@ impl TestError {
 }
 
 /// A client session with a server, in memory.
+///
+/// A client made by [`from_registry`](Self::from_registry) or [`connect`](Self::connect)
+/// declares no capability; one made through [`builder`](Self::builder) can answer the
+/// server's sampling and elicitation requests.
 #[derive(Debug)]
 pub struct TestClient {
-    client: RunningService<RoleClient, ()>,
+    client: RunningService<RoleClient, Answers>,
     server: tokio::task::JoinHandle<()>,
     tap: tokio::task::JoinHandle<()>,
     notifications: Arc<Mutex<Vec<Notification>>>,
 }
 
+/// A [`TestClient`] to be: the requests from the server it answers, and how.
+///
+/// Each handler declares its capability (`sampling`, `elicitation`) when the client
+/// connects; a client without one declares none, and a tool that asks it gets an error.
+/// A handler's `Err(message)` is sent as a JSON-RPC error, as a client refusing a
+/// request sends one.
+///
+/// ```standalone_crate
+/// use mcp_tool::model::{Content, Elicitation, SamplingResponse};
+/// use mcp_tool::testing::TestClient;
+/// use mcp_tool::{Context, ToolError, mcp_tool};
+///
+/// /// Greets the user by the name they give, in words the client's model picks.
+/// #[mcp_tool]
+/// async fn greet(ctx: Context) -> Result<String, ToolError> {
+///     #[derive(serde::Deserialize, schemars::JsonSchema)]
+///     struct Name {
+///         name: String,
+///     }
+///     let Elicitation::Accepted(Name { name }) = ctx.elicit::<Name>("What is your name?").await? else {
+///         return Ok("Hello, stranger.".into());
+///     };
+///     ctx.sample(format!("Write a one-line greeting for {name}.")).await
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let client = TestClient::builder()
+///     .on_elicitation(|_form| Ok(Elicitation::Accepted(serde_json::json!({ "name": "Ada" }))))
+///     .on_sampling(|request| {
+///         let prompt = request.prompt().unwrap_or_default().to_owned();
+///         assert_eq!(prompt, "Write a one-line greeting for Ada.");
+///         Ok(SamplingResponse::new("test-model", Content::text("Welcome, Ada!")))
+///     })
+///     .from_registry()
+///     .await
+///     .unwrap();
+/// let result = client.call("greet", serde_json::json!({})).await.unwrap();
+/// assert_eq!(result.text(), "Welcome, Ada!");
+/// # }
+/// ```
+#[derive(Debug, Default)]
+#[must_use = "a builder does nothing until it connects"]
+pub struct TestClientBuilder {
+    answers: Answers,
+}
+
+impl TestClientBuilder {
+    /// Declares the capability `sampling` and answers `sampling/createMessage` with
+    /// `answer`: a [`SamplingResponse`], or an error message.
+    pub fn on_sampling(
+        mut self,
+        answer: impl Fn(SamplingRequest) -> Result<SamplingResponse, String> + Send + Sync + 'static,
+    ) -> Self {
+        self.answers.sampling = Some(Arc::new(answer));
+        self
+    }
+
+    /// Declares the capability `elicitation` and answers `elicitation/create` with
+    /// `answer`: what the user did (an accepted answer is a JSON object of the form's
+    /// fields), or an error message.
+    pub fn on_elicitation(
+        mut self,
+        answer: impl Fn(ElicitationRequest) -> Result<Elicitation<Value>, String>
+        + Send
+        + Sync
+        + 'static,
+    ) -> Self {
+        self.answers.elicitation = Some(Arc::new(answer));
+        self
+    }
+
+    /// Connects to a server over every registered tool.
+    pub async fn from_registry(self) -> Result<TestClient, TestError> {
+        let server = Server::from_registry("test-server", "0.0.0").build()?;
+        self.connect(server).await
+    }
+
+    /// Connects to a built server.
+    pub async fn connect(self, server: ToolServer) -> Result<TestClient, TestError> {
+        TestClient::start(server, self.answers).await
+    }
+}
+
 impl TestClient {
+    /// A client that answers the server's requests as the builder is told.
+    pub fn builder() -> TestClientBuilder {
+        TestClientBuilder::default()
+    }
+
     /// Connects to a server over every registered tool.
     pub async fn from_registry() -> Result<Self, TestError> {
-        Self::connect(Server::from_registry("test-server", "0.0.0").build()?).await
+        Self::builder().from_registry().await
     }
 
     /// Connects to a built server.
     pub async fn connect(server: ToolServer) -> Result<Self, TestError> {
+        Self::builder().connect(server).await
+    }
+
+    async fn start(server: ToolServer, answers: Answers) -> Result<Self, TestError> {
         let (server_io, tap_server) = tokio::io::duplex(64 * 1024);
         let (tap_client, client_io) = tokio::io::duplex(64 * 1024);
         let server = tokio::spawn(async move {
@@ -95,7 +199,10 @@ impl TestClient {
         });
         let notifications = Arc::new(Mutex::new(Vec::new()));
         let tap = tokio::spawn(tap(tap_server, tap_client, Arc::clone(&notifications)));
-        let client = ().serve(client_io).await.map_err(|e| TestError::Connect(e.to_string()))?;
+        let client = answers
+            .serve(client_io)
+            .await
+            .map_err(|e| TestError::Connect(e.to_string()))?;
         Ok(Self {
             client,
             server,

@@ -1,0 +1,127 @@
+//! Elicitation: a tool asks the user to fill in a form (`elicitation/create`), through
+//! [`Context::elicit`](crate::Context::elicit).
+
+use serde_json::{Map, Value};
+
+/// A form for the user to fill in: a message, and the schema of the answer.
+///
+/// [`Context::elicit`](crate::Context::elicit) builds one from a type with
+/// [`for_type`](Self::for_type); a test builds one too, to see the schema a type asks
+/// with, or receives one in a [`TestClient`](crate::testing::TestClient)'s elicitation
+/// handler.
+///
+/// ```
+/// use mcp_tool::model::ElicitationRequest;
+///
+/// /// Where to ship the order.
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct Shipping {
+///     /// The street and number.
+///     street: String,
+///     /// Ship by express.
+///     #[serde(default)]
+///     express: bool,
+/// }
+///
+/// let request = ElicitationRequest::for_type::<Shipping>("Where should the order go?").unwrap();
+/// assert_eq!(
+///     serde_json::Value::Object(request.requested_schema),
+///     serde_json::json!({
+///         "type": "object",
+///         "properties": {
+///             "street": { "type": "string", "description": "The street and number." },
+///             "express": { "type": "boolean", "description": "Ship by express.", "default": false }
+///         },
+///         "required": ["street"]
+///     })
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct ElicitationRequest {
+    /// What the user is asked, in words.
+    pub message: String,
+    /// The JSON Schema of the answer: an object whose properties are strings, numbers,
+    /// integers, booleans, enums of strings or arrays of such enums (multiple choice).
+    pub requested_schema: Map<String, Value>,
+}
+
+impl ElicitationRequest {
+    /// A request with a schema written by hand, sent as it is: the client may refuse a
+    /// schema that elicitation does not allow.
+    ///
+    /// ```
+    /// use mcp_tool::model::ElicitationRequest;
+    ///
+    /// let schema = serde_json::json!({
+    ///     "type": "object",
+    ///     "properties": { "ok": { "type": "boolean" } },
+    ///     "required": ["ok"]
+    /// });
+    /// let request = ElicitationRequest::with_schema("Please confirm", schema.as_object().unwrap().clone());
+    /// assert_eq!(request.message, "Please confirm");
+    /// ```
+    pub fn with_schema(message: impl Into<String>, requested_schema: Map<String, Value>) -> Self {
+        Self {
+            message: message.into(),
+            requested_schema,
+        }
+    }
+}
+
+/// What the user did with a form: filled it in, declined it, or dismissed it.
+///
+/// ```
+/// use mcp_tool::model::Elicitation;
+///
+/// let answer: Elicitation<u32> = Elicitation::Accepted(3);
+/// assert_eq!(answer.accepted(), Some(3));
+/// assert_eq!(Elicitation::<u32>::Declined.accepted(), None);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Elicitation<T> {
+    /// The user filled in the form and sent it (`accept`).
+    Accepted(T),
+    /// The user chose not to answer (`decline`).
+    Declined,
+    /// The user dismissed the form without choosing (`cancel`).
+    Cancelled,
+}
+
+impl<T> Elicitation<T> {
+    /// The answer, if the user sent one.
+    pub fn accepted(self) -> Option<T> {
+        match self {
+            Self::Accepted(answer) => Some(answer),
+            Self::Declined | Self::Cancelled => None,
+        }
+    }
+
+    /// The same outcome with the answer converted by `f`.
+    ///
+    /// ```
+    /// use mcp_tool::model::Elicitation;
+    ///
+    /// assert_eq!(Elicitation::Accepted(2).map(|n| n * 10), Elicitation::Accepted(20));
+    /// ```
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Elicitation<U> {
+        match self {
+            Self::Accepted(answer) => Elicitation::Accepted(f(answer)),
+            Self::Declined => Elicitation::Declined,
+            Self::Cancelled => Elicitation::Cancelled,
+        }
+    }
+
+    /// The protocol's name for the outcome: `"accept"`, `"decline"` or `"cancel"`.
+    ///
+    /// ```
+    /// assert_eq!(mcp_tool::model::Elicitation::<()>::Cancelled.action(), "cancel");
+    /// ```
+    pub fn action(&self) -> &'static str {
+        match self {
+            Self::Accepted(_) => "accept",
+            Self::Declined => "decline",
+            Self::Cancelled => "cancel",
+        }
+    }
+}
