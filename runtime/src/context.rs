@@ -278,7 +278,10 @@ impl Context {
     /// not declare the capability `sampling`, or when it speaks a protocol on which a
     /// server may not send requests (2026-07-28); and when the client refuses, or its
     /// model answers with something other than text. The tool's timeout and the
-    /// client's cancellation end the wait as they end any other.
+    /// client's cancellation end the wait as they end any other. On protocol 2026-07-28,
+    /// a client that did not declare `sampling` gets no result for the call but a
+    /// MissingRequiredClientCapability error (`-32021`, status 400 over HTTP), if the tool
+    /// returns this error.
     ///
     /// ```standalone_crate
     /// use mcp_tool::model::{ModelPreferences, SamplingRequest};
@@ -351,7 +354,9 @@ impl Context {
     /// client to ask, when the client did not declare the capability `elicitation` (or
     /// supports only URL mode), or when it speaks a protocol on which a server may not
     /// send requests (2026-07-28); and when the client refuses, or the answer does not
-    /// decode as `T` (the error names the field).
+    /// decode as `T` (the error names the field). On protocol 2026-07-28, a client that
+    /// did not declare `elicitation` gets MissingRequiredClientCapability instead of a
+    /// result, as for [`sample`](Self::sample).
     ///
     /// ```standalone_crate
     /// use mcp_tool::model::Elicitation;

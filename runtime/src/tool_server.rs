@@ -414,10 +414,24 @@ impl ServerHandler for ToolServer {
                 Cancellable::new(queued(calls, limit, &mut running), &context.ct).await
             }
         };
-        match outcome {
-            Some(outcome) => Ok(self.answer(tool, outcome, &input).into()),
-            None => Err(cancelled(tool.entry.name(), &context)),
+        let Some(outcome) = outcome else {
+            return Err(cancelled(tool.entry.name(), &context));
+        };
+        if let Err(Failure::Tool(error)) = &outcome
+            && let Some(capability) = error.missing()
+            && context
+                .protocol_version()
+                .is_some_and(|version| !version.has_initialize())
+        {
+            // From protocol 2026-07-28 on, the request is refused, not answered.
+            tracing::info!(
+                tool = tool.entry.name(),
+                capability,
+                "the call needs a capability the client did not declare"
+            );
+            return Err(bridge::missing_capability(capability));
         }
+        Ok(self.answer(tool, outcome, &input).into())
     }
 
     // A request rmcp did not recognise: a known method whose `params` it could not
