@@ -7,6 +7,7 @@
 //! conformance-server --host ::1 --port 0    # any free port; the URL is printed on stderr
 //! ```
 
+mod asking;
 mod tools;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
