@@ -5,6 +5,8 @@
 #   - cargo-nextest, with `cargo install --locked cargo-nextest` from crates.io (a few
 #     minutes, once), unless `cargo nextest` already works;
 #   - .venv with the pinned Python MCP client and pytest from PyPI (scripts/setup-python.sh).
+# It also checks for npm, with which scripts/conformance.sh installs Node 22 and the
+# official conformance suite under target/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,6 +31,10 @@ else
     say "cargo-nextest is missing: installing it with \`cargo install --locked cargo-nextest\` (a few minutes, once)"
     cargo install --locked cargo-nextest
 fi
+
+command -v npm >/dev/null \
+    || fail "npm is missing: the conformance suite needs it (any Node.js with npm; Node 22 itself is installed under target/)"
+say "npm $(npm --version), for the conformance suite"
 
 python="${PYTHON:-python3}"
 command -v "$python" >/dev/null || fail "$python is missing: the end-to-end tests need Python 3.10 or later"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test of the workspace: formatting, lints, docs, unit, integration, UI and doc
-# tests, packaging, and the end-to-end tests against real MCP clients, among them the
-# README's Getting started built as a fresh crate. scripts/setup.sh first installs what
-# is missing (cargo-nextest, the Python .venv) and says so.
+# tests, packaging, the end-to-end tests against real MCP clients, among them the
+# README's Getting started built as a fresh crate, and the official MCP conformance suite.
+# scripts/setup.sh first installs what is missing (cargo-nextest, the Python .venv) and
+# says so; scripts/conformance.sh installs Node 22 and the suite under target/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -38,3 +39,6 @@ cargo package --workspace --locked --allow-dirty
 
 step "end-to-end: the example server and the README's Getting started, driven by the Python MCP client"
 scripts/e2e.sh
+
+step "conformance: the official MCP conformance suite (0.1.16 and 0.2.0-alpha.12), every scenario, against tests/conformance"
+scripts/conformance.sh

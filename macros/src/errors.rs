@@ -12,6 +12,7 @@ const USAGE: &[(&str, &str)] = &[
     ("idempotent", "idempotent` or `idempotent = false"),
     ("open_world", "open_world` or `open_world = false"),
     ("timeout", "timeout = \"30s\""),
+    ("schema", "schema = \"2020-12\""),
     ("tags", "tags = [\"search\", \"files\"]"),
     ("icons", "icons = [\"https://example.com/icon.png\"]"),
     (

@@ -7,7 +7,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::Ident;
 use syn::spanned::Spanned as _;
 
-use crate::model::{DefaultValue, Number, Param, Read, Tool};
+use crate::model::{DefaultValue, Number, Param, Read, SchemaDialect, Tool};
 
 /// The function, then the items that make it a tool.
 pub(crate) fn tool(tool: &Tool) -> TokenStream {
@@ -435,6 +435,10 @@ fn registration(tool: &Tool, names: &Names) -> TokenStream {
     let idempotent = option_bool(tool.annotations.idempotent);
     let open_world = option_bool(tool.annotations.open_world);
     let timeout_ms = option_u64(tool.timeout_ms);
+    let schema = match tool.schema {
+        SchemaDialect::Portable => quote!(#p::SchemaDialect::Portable),
+        SchemaDialect::Draft2020_12 => quote!(#p::SchemaDialect::Draft2020_12),
+    };
     let (tags, icons) = (&tool.metadata.tags, &tool.metadata.icons);
     let meta = option_str(tool.metadata.meta.as_deref());
     let here = names.function.span();
@@ -452,6 +456,7 @@ fn registration(tool: &Tool, names: &Names) -> TokenStream {
                 idempotent: #idempotent,
                 open_world: #open_world,
                 timeout_ms: #timeout_ms,
+                schema: #schema,
                 tags: &[#(#tags),*],
                 icons: &[#(#icons),*],
                 meta: #meta,

@@ -16,6 +16,8 @@ pub(crate) struct Tool {
     pub(crate) annotations: Annotations,
     /// `timeout = "..."`, in milliseconds, not zero.
     pub(crate) timeout_ms: Option<u64>,
+    /// `schema = "..."`: how the tool's schemas are written.
+    pub(crate) schema: SchemaDialect,
     pub(crate) metadata: Metadata,
     /// How generated code names the runtime: `::mcp_tool`, or `crate = "..."`.
     pub(crate) krate: syn::Path,
@@ -32,6 +34,16 @@ pub(crate) struct Annotations {
     pub(crate) destructive: Option<bool>,
     pub(crate) idempotent: Option<bool>,
     pub(crate) open_world: Option<bool>,
+}
+
+/// How a tool's schemas are written.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SchemaDialect {
+    /// Inlined, without `$schema`: the default.
+    #[default]
+    Portable,
+    /// `schema = "2020-12"`: `$schema` and `$defs` kept.
+    Draft2020_12,
 }
 
 /// What the function returns (`()` when it names nothing).

@@ -14,7 +14,9 @@ use syn::{Expr, ExprLit, ExprUnary, FnArg, Lit, LitStr, ReturnType, Signature, T
 use crate::duration::duration_ms;
 use crate::errors::Errors;
 use crate::metadata;
-use crate::model::{Annotations, DefaultValue, Length, Number, Output, Param, Range, Read, Tool};
+use crate::model::{
+    Annotations, DefaultValue, Length, Number, Output, Param, Range, Read, SchemaDialect, Tool,
+};
 use crate::parse;
 
 /// The valid tool, or `None` when `errors` holds any mistake (from parsing too).
@@ -30,6 +32,8 @@ pub(crate) fn tool(parsed: &parse::Tool, errors: &mut Errors) -> Option<Tool> {
         .timeout
         .as_ref()
         .and_then(|t| timeout(t, errors));
+    let schema = (parsed.args.schema.as_ref())
+        .map_or(SchemaDialect::Portable, |s| schema_dialect(s, errors));
     let metadata = metadata::metadata(&parsed.args, errors);
     let params: Vec<Param> = parsed.params.iter().map(|p| param(p, errors)).collect();
     if !errors.is_empty() {
@@ -47,6 +51,7 @@ pub(crate) fn tool(parsed: &parse::Tool, errors: &mut Errors) -> Option<Tool> {
             open_world: args.open_world,
         },
         timeout_ms,
+        schema,
         metadata,
         krate: args
             .krate
@@ -316,6 +321,25 @@ fn timeout(lit: &LitStr, errors: &mut Errors) -> Option<u64> {
     };
     errors.push(syn::Error::new_spanned(lit, message));
     None
+}
+
+/// `schema = "..."`: `"2020-12"` or `"portable"`; the default after an error on the string.
+fn schema_dialect(lit: &LitStr, errors: &mut Errors) -> SchemaDialect {
+    match lit.value().as_str() {
+        "2020-12" => SchemaDialect::Draft2020_12,
+        "portable" => SchemaDialect::Portable,
+        other => {
+            errors.push(syn::Error::new_spanned(
+                lit,
+                format!(
+                    "`{other}` is not a schema dialect a tool can have: write `\"2020-12\"` for a \
+                     full JSON Schema 2020-12 document, with `$schema` and named types under \
+                     `$defs`, or leave `schema` out for the portable default, every type inlined"
+                ),
+            ));
+            SchemaDialect::Portable
+        }
+    }
 }
 
 /// One parameter, its `#[arg(...)]` checked.

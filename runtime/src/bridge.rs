@@ -418,6 +418,14 @@ pub(crate) fn log_message(
 }
 
 /// Why a request to the client got no answer, in words for the tool's error.
+/// The refusal of a request that needs the client capability `capability` (`"sampling"`),
+/// which the client did not declare: MissingRequiredClientCapability (-32021).
+pub(crate) fn missing_capability(capability: &str) -> sdk::ErrorData {
+    let required = serde_json::json!({ capability: {} });
+    let required = serde_json::from_value(required).unwrap_or_default();
+    sdk::ErrorData::missing_required_client_capability(required)
+}
+
 pub(crate) fn request_failure(what: &str, error: rmcp::ServiceError) -> String {
     match error {
         rmcp::ServiceError::McpError(error) => format!(

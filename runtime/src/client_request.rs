@@ -29,15 +29,17 @@ pub(crate) async fn sample(
     client: Option<Client<'_>>,
     request: SamplingRequest,
 ) -> Result<SamplingResponse, ToolError> {
-    let client = reachable(client, "sampling")?;
+    let client = present(client, "sampling")?;
     if !client
         .info
         .is_some_and(|info| info.has_capability("sampling"))
     {
-        return Err(ToolError::new(
+        return Err(ToolError::missing_capability(
+            "sampling",
             "the client does not support sampling (it did not declare the capability `sampling`)",
         ));
     }
+    allowed(&client, "sampling")?;
     check_sampling(&request)?;
     let params = bridge::create_message_params(request)
         .map_err(|why| ToolError::new(format!("the sampling request cannot be sent: {why}")))?;
@@ -54,13 +56,14 @@ pub(crate) async fn elicit(
     client: Option<Client<'_>>,
     request: ElicitationRequest,
 ) -> Result<Elicitation<Value>, ToolError> {
-    let client = reachable(client, "elicitation")?;
+    let client = present(client, "elicitation")?;
     let capability = client
         .info
         .and_then(|info| info.capabilities.get("elicitation"))
         .filter(|capability| !capability.is_null());
     let Some(capability) = capability else {
-        return Err(ToolError::new(
+        return Err(ToolError::missing_capability(
+            "elicitation",
             "the client does not support elicitation (it did not declare the capability \
              `elicitation`)",
         ));
@@ -72,6 +75,7 @@ pub(crate) async fn elicit(
              `elicitation` has no `form`)",
         ));
     }
+    allowed(&client, "elicitation")?;
     let request = bridge::elicit_request(request).map_err(ToolError::new)?;
     let result = client.peer.send_request(request).await;
     let result =
@@ -81,14 +85,19 @@ pub(crate) async fn elicit(
     })
 }
 
-/// The session's client, if a request can reach it at all.
-fn reachable<'a>(client: Option<Client<'a>>, what: &str) -> Result<Client<'a>, ToolError> {
-    let Some(client) = client else {
-        return Err(ToolError::new(format!(
+/// The session's client, if the call has one.
+fn present<'a>(client: Option<Client<'a>>, what: &str) -> Result<Client<'a>, ToolError> {
+    client.ok_or_else(|| {
+        ToolError::new(format!(
             "{what} needs a client to ask, and this call has none: it was made through \
              `ToolServer::call`, outside a session"
-        )));
-    };
+        ))
+    })
+}
+
+/// Whether the client's protocol lets a server send it a request during a call. Checked
+/// after the capability, which protocol 2026-07-28 asks to be reported first.
+fn allowed(client: &Client<'_>, what: &str) -> Result<(), ToolError> {
     let version = client
         .info
         .and_then(|info| info.protocol_version.as_deref());
@@ -99,7 +108,7 @@ fn reachable<'a>(client: Option<Client<'a>>, what: &str) -> Result<Client<'a>, T
              server does not support)"
         )));
     }
-    Ok(client)
+    Ok(())
 }
 
 /// Refuses what the protocol leaves undefined, naming it.

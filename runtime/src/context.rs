@@ -82,7 +82,21 @@ struct Session {
     progress_token: Option<ProgressToken>,
     /// The level the request's `_meta` asks for (protocol 2026-07-28).
     request_level: Option<LogLevel>,
+    /// Whether the request's protocol has no `logging/setLevel` (2026-07-28 on): then a
+    /// request that asks for no level gets no log message.
+    level_per_request: bool,
     client: Option<ClientInfo>,
+}
+
+impl Session {
+    /// Whether the client asked for log messages of `level` in this call.
+    fn wants(&self, level: LogLevel, session_filter: &LogFilter) -> bool {
+        match self.request_level {
+            Some(least) => level >= least,
+            None if self.level_per_request => false,
+            None => session_filter.level().is_none_or(|least| level >= least),
+        }
+    }
 }
 
 impl Context {
@@ -97,6 +111,9 @@ impl Context {
             id: bridge::request_id(&request.id),
             progress_token: request.meta.get_progress_token(),
             request_level: request.meta.log_level().map(bridge::log_level),
+            level_per_request: request
+                .protocol_version()
+                .is_some_and(|version| !version.has_initialize()),
             client: client_info(&request.meta, &request.peer),
         });
         let cancel = request.map_or_else(CancellationToken::new, |r| r.ct.clone());
@@ -197,20 +214,17 @@ impl Context {
     }
 
     /// Sends a log message to the client, unless it asked for more severe ones only
-    /// (`logging/setLevel`). The message passes the masking tool errors pass:
-    /// credentials become `***`, absolute paths their file's name.
+    /// (`logging/setLevel`, or the request's own level from protocol 2026-07-28 on, where
+    /// a request that names no level gets no message). The message passes the masking
+    /// tool errors pass: credentials become `***`, absolute paths their file's name.
     pub fn log(
         &self,
         level: LogLevel,
         message: impl fmt::Display,
     ) -> impl Future<Output = ()> + Send + '_ {
         // Formatted at once: the future holds a `String`, never the caller's message.
-        let wanted = self.inner.session.as_ref().is_some_and(|session| {
-            let least = session
-                .request_level
-                .or_else(|| self.inner.log_filter.level());
-            least.is_none_or(|least| level >= least)
-        });
+        let wanted = (self.inner.session.as_ref())
+            .is_some_and(|session| session.wants(level, &self.inner.log_filter));
         let text = wanted.then(|| masking::mask_failure(&message.to_string()).into_owned());
         self.send_log(level, text)
     }
@@ -264,7 +278,10 @@ impl Context {
     /// not declare the capability `sampling`, or when it speaks a protocol on which a
     /// server may not send requests (2026-07-28); and when the client refuses, or its
     /// model answers with something other than text. The tool's timeout and the
-    /// client's cancellation end the wait as they end any other.
+    /// client's cancellation end the wait as they end any other. On protocol 2026-07-28,
+    /// a client that did not declare `sampling` gets no result for the call but a
+    /// MissingRequiredClientCapability error (`-32021`, status 400 over HTTP), if the tool
+    /// returns this error.
     ///
     /// ```standalone_crate
     /// use mcp_tool::model::{ModelPreferences, SamplingRequest};
@@ -337,7 +354,9 @@ impl Context {
     /// client to ask, when the client did not declare the capability `elicitation` (or
     /// supports only URL mode), or when it speaks a protocol on which a server may not
     /// send requests (2026-07-28); and when the client refuses, or the answer does not
-    /// decode as `T` (the error names the field).
+    /// decode as `T` (the error names the field). On protocol 2026-07-28, a client that
+    /// did not declare `elicitation` gets MissingRequiredClientCapability instead of a
+    /// result, as for [`sample`](Self::sample).
     ///
     /// ```standalone_crate
     /// use mcp_tool::model::Elicitation;

@@ -29,6 +29,8 @@ use std::fmt;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolError {
     message: Cow<'static, str>,
+    /// The client capability the call needed and the client did not declare.
+    missing_capability: Option<&'static str>,
 }
 
 impl ToolError {
@@ -41,7 +43,26 @@ impl ToolError {
     pub fn new(message: impl Into<Cow<'static, str>>) -> Self {
         Self {
             message: message.into(),
+            missing_capability: None,
         }
+    }
+
+    /// The failure of a call that needs a client capability (`"sampling"`) the client
+    /// did not declare: from protocol 2026-07-28 on, the request is refused with
+    /// MissingRequiredClientCapability rather than answered.
+    pub(crate) fn missing_capability(
+        capability: &'static str,
+        message: impl Into<Cow<'static, str>>,
+    ) -> Self {
+        Self {
+            message: message.into(),
+            missing_capability: Some(capability),
+        }
+    }
+
+    /// The client capability the call needed and the client did not declare.
+    pub(crate) fn missing(&self) -> Option<&'static str> {
+        self.missing_capability
     }
 
     /// The message, as written by the tool (before masking).

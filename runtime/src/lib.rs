@@ -198,4 +198,5 @@ pub mod __private {
         schema_for,
     };
     pub use crate::registry::ToolSpec;
+    pub use crate::schema::SchemaDialect;
 }

@@ -4,6 +4,7 @@ use schemars::{Schema, SchemaGenerator};
 
 use crate::call::{CallInput, ToolFuture};
 use crate::param::{ParamKind, ParamSpec};
+use crate::schema::SchemaDialect;
 
 /// One tool registered by `#[mcp_tool]`.
 ///
@@ -27,6 +28,8 @@ pub struct ToolSpec {
     pub open_world: Option<bool>,
     /// `timeout = "..."`, in milliseconds: over the server's.
     pub timeout_ms: Option<u64>,
+    /// `schema = "..."`: how the tool's schemas are written.
+    pub schema: SchemaDialect,
     pub tags: &'static [&'static str],
     /// Each icon's URI.
     pub icons: &'static [&'static str],

@@ -3,7 +3,8 @@
 //! schemars writes `$schema`, `$ref`/`$defs` and Rust-specific formats such as
 //! `int32`; several clients cannot read those, so every schema here is inlined
 //! (except where a type is recursive), carries no `$schema`, states integer
-//! widths as `minimum`/`maximum`, and has no `type` arrays (see [`unions`]).
+//! widths as `minimum`/`maximum`, and has no `type` arrays (see [`unions`]). A tool
+//! with `schema = "2020-12"` keeps `$schema` and its named types under `$defs` instead.
 
 mod unions;
 
@@ -13,20 +14,48 @@ use serde_json::{Map, Value, json};
 
 use crate::param::ParamSpec;
 
+/// The JSON Schema dialect a tool's schemas declare.
+const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
+
+/// How a tool's schemas are written: `#[mcp_tool(schema = "...")]`.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum SchemaDialect {
+    /// Every type inlined (a recursive one aside), no `$schema`: what every client reads.
+    #[default]
+    Portable,
+    /// A full JSON Schema 2020-12 document: `$schema` at the root, every named type
+    /// under `$defs` and referenced with `$ref`.
+    Draft2020_12,
+}
+
 /// The generator every tool schema comes from.
 pub(crate) fn generator(contract: Contract) -> SchemaGenerator {
+    generator_for(contract, SchemaDialect::Portable)
+}
+
+fn generator_for(contract: Contract, dialect: SchemaDialect) -> SchemaGenerator {
     SchemaSettings::draft2020_12()
         .with(|s| {
-            s.inline_subschemas = true;
+            s.inline_subschemas = dialect == SchemaDialect::Portable;
             s.meta_schema = None;
             s.contract = contract;
         })
         .into_generator()
 }
 
+/// The root of a schema: `$schema` first where the dialect declares it.
+fn root(dialect: SchemaDialect) -> Map<String, Value> {
+    let mut root = Map::new();
+    if dialect == SchemaDialect::Draft2020_12 {
+        root.insert("$schema".into(), DRAFT_2020_12.into());
+    }
+    root
+}
+
 /// The input schema of a tool: one property per parameter, in parameter order.
-pub(crate) fn input_schema(params: &[ParamSpec]) -> Map<String, Value> {
-    let mut generator = generator(Contract::Deserialize);
+pub(crate) fn input_schema(params: &[ParamSpec], dialect: SchemaDialect) -> Map<String, Value> {
+    let mut generator = generator_for(Contract::Deserialize, dialect);
     let mut properties = Map::new();
     let mut required = Vec::new();
     for param in params.iter().filter(|p| p.kind.is_argument()) {
@@ -35,7 +64,7 @@ pub(crate) fn input_schema(params: &[ParamSpec]) -> Map<String, Value> {
             required.push(Value::from(param.name));
         }
     }
-    let mut schema = Map::new();
+    let mut schema = root(dialect);
     schema.insert("type".into(), "object".into());
     schema.insert("properties".into(), Value::Object(properties));
     if !required.is_empty() {
@@ -92,25 +121,74 @@ pub(crate) fn param_schema(param: &ParamSpec, generator: &mut SchemaGenerator) -
 /// (MCP requires an object).
 pub(crate) fn output_schema(
     schema: fn(&mut SchemaGenerator) -> Option<Schema>,
+    dialect: SchemaDialect,
 ) -> Option<(Map<String, Value>, bool)> {
-    let mut generator = generator(Contract::Serialize);
+    // Whether values are wrapped is the portable schema's call, so that a tool's
+    // structured content has one shape whatever its dialect.
+    let mut generator = generator_for(Contract::Serialize, SchemaDialect::Portable);
     let mut value = schema(&mut generator)?.to_value();
-    normalize(&mut value);
     let is_object = value.get("type").and_then(Value::as_str) == Some("object");
-    let mut object = if is_object {
-        match value {
-            Value::Object(object) => object,
-            _ => Map::new(),
+    let mut root_type = None;
+    if dialect != SchemaDialect::Portable {
+        generator = generator_for(Contract::Serialize, dialect);
+        value = schema(&mut generator)?.to_value();
+        // An object type named under `$defs` is a `$ref`; the root must be the object.
+        root_type = referenced_definition(&value)
+            .filter(|_| is_object)
+            .map(str::to_owned);
+        if let Some(definition) =
+            (root_type.as_deref()).and_then(|name| generator.definitions().get(name))
+        {
+            value = definition.clone();
         }
-    } else {
-        let mut object = Map::new();
-        object.insert("type".into(), "object".into());
-        object.insert("properties".into(), json!({ "result": value }));
-        object.insert("required".into(), json!(["result"]));
-        object
-    };
+    }
+    normalize(&mut value);
+    let mut object = root(dialect);
+    match value {
+        Value::Object(fields) if is_object => object.extend(fields),
+        value => {
+            object.insert("type".into(), "object".into());
+            object.insert("properties".into(), json!({ "result": value }));
+            object.insert("required".into(), json!(["result"]));
+        }
+    }
     attach_definitions(&mut object, &mut generator);
+    if let Some(name) = root_type {
+        drop_unreferenced(&mut object, &name);
+    }
     Some((object, !is_object))
+}
+
+/// The name of the definition a schema that is only a `$ref` points at.
+fn referenced_definition(schema: &Value) -> Option<&str> {
+    let object = schema.as_object().filter(|object| object.len() == 1)?;
+    object.get("$ref")?.as_str()?.strip_prefix("#/$defs/")
+}
+
+/// Removes the definition `name` from `$defs` when nothing refers to it any more.
+fn drop_unreferenced(schema: &mut Map<String, Value>, name: &str) {
+    let reference = format!("#/$defs/{name}");
+    if schema.values().any(|value| refers_to(value, &reference)) {
+        return;
+    }
+    let Some(Value::Object(definitions)) = schema.get_mut("$defs") else {
+        return;
+    };
+    definitions.remove(name);
+    if definitions.is_empty() {
+        schema.remove("$defs");
+    }
+}
+
+/// Whether a `$ref` anywhere in `value` is `reference`.
+fn refers_to(value: &Value, reference: &str) -> bool {
+    match value {
+        Value::Object(object) => object.iter().any(|(key, child)| {
+            (key == "$ref" && child.as_str() == Some(reference)) || refers_to(child, reference)
+        }),
+        Value::Array(items) => items.iter().any(|item| refers_to(item, reference)),
+        _ => false,
+    }
 }
 
 /// Recursive types keep their `$ref`s; their definitions go to the root.

@@ -7,7 +7,7 @@ use std::time::Duration;
 #[allow(deprecated)] // `SetLevelRequestParams`: see `set_level`.
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CustomRequest, CustomResult,
-    ErrorCode, ErrorData, ListToolsResult, PaginatedRequestParams, ServerConfig,
+    ErrorCode, ErrorData, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerConfig,
     SetLevelRequestParams, Tool,
 };
 use rmcp::service::RequestContext;
@@ -83,10 +83,11 @@ struct BuiltTool {
 impl BuiltTool {
     fn new(entry: &'static ToolEntry, server_timeout: Option<Duration>) -> Self {
         let spec = entry.spec();
-        let (output_schema, wrap_output) = match schema::output_schema(spec.output_schema) {
-            Some((output, wrap)) => (Some(output), wrap),
-            None => (None, false),
-        };
+        let (output_schema, wrap_output) =
+            match schema::output_schema(spec.output_schema, spec.schema) {
+                Some((output, wrap)) => (Some(output), wrap),
+                None => (None, false),
+            };
         let has_annotations = spec.read_only.is_some()
             || spec.destructive.is_some()
             || spec.idempotent.is_some()
@@ -95,7 +96,7 @@ impl BuiltTool {
             name: spec.name.to_owned(),
             title: spec.title.map(str::to_owned),
             description: Some(spec.description.to_owned()),
-            input_schema: schema::input_schema(spec.params),
+            input_schema: schema::input_schema(spec.params, spec.schema),
             output_schema,
             annotations: has_annotations.then_some(ToolAnnotations {
                 title: None,
@@ -413,20 +414,37 @@ impl ServerHandler for ToolServer {
                 Cancellable::new(queued(calls, limit, &mut running), &context.ct).await
             }
         };
-        match outcome {
-            Some(outcome) => Ok(self.answer(tool, outcome, &input).into()),
-            None => Err(cancelled(tool.entry.name(), &context)),
+        let Some(outcome) = outcome else {
+            return Err(cancelled(tool.entry.name(), &context));
+        };
+        if let Err(Failure::Tool(error)) = &outcome
+            && let Some(capability) = error.missing()
+            && context
+                .protocol_version()
+                .is_some_and(|version| !version.has_initialize())
+        {
+            // From protocol 2026-07-28 on, the request is refused, not answered.
+            tracing::info!(
+                tool = tool.entry.name(),
+                capability,
+                "the call needs a capability the client did not declare"
+            );
+            return Err(bridge::missing_capability(capability));
         }
+        Ok(self.answer(tool, outcome, &input).into())
     }
 
     // A request rmcp did not recognise: a known method whose `params` it could not
-    // read gets `invalid params`, as over stdio, where the line transport answers it first.
+    // read gets `invalid params`, as over stdio, where the line transport answers it first;
+    // a method the request's protocol removed, `method not found`.
     async fn on_custom_request(
         &self,
         request: CustomRequest,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
-        Err(wire::custom_request_error(&request.method))
+        let protocol = context.protocol_version();
+        let protocol = protocol.as_ref().map(ProtocolVersion::as_str);
+        Err(wire::custom_request_error(&request.method, protocol))
     }
 
     #[allow(deprecated)] // SEP-2577: logging stays for clients of earlier protocols.

@@ -5,7 +5,7 @@
 
 use rmcp::model::{
     ClientJsonRpcMessage, ClientNotification, ClientRequest, ErrorCode, ErrorData, JsonRpcMessage,
-    JsonRpcVersion2_0, RequestId, ServerJsonRpcMessage,
+    JsonRpcVersion2_0, ProtocolVersion, RequestId, RequestMetaObject, ServerJsonRpcMessage,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -49,7 +49,11 @@ fn checked(message: ClientJsonRpcMessage) -> Inbound {
     match &message {
         JsonRpcMessage::Request(request) => match &request.request {
             ClientRequest::CustomRequest(custom) if is_request_method(&custom.method) => {
-                let error = ErrorData::invalid_params(invalid_params(&custom.method), None);
+                // rmcp keeps a request's `_meta` apart from its `params`.
+                let meta = custom.extensions.get::<RequestMetaObject>();
+                let protocol = meta.and_then(RequestMetaObject::protocol_version);
+                let protocol = protocol.as_ref().map(ProtocolVersion::as_str);
+                let error = custom_request_error(&custom.method, protocol);
                 Inbound::Rejected(error_reply(Some(request.id.clone()), error))
             }
             _ => Inbound::Message(Box::new(message)),
@@ -114,7 +118,16 @@ fn rejected(value: &Value) -> Inbound {
             clip(method)
         ));
     }
-    Inbound::Rejected(error_reply(id, custom_request_error(method)))
+    let protocol = requested_protocol(value.get("params"));
+    Inbound::Rejected(error_reply(id, custom_request_error(method, protocol)))
+}
+
+/// The protocol version a request names in its own `_meta` (from 2026-07-28 on).
+fn requested_protocol(params: Option<&Value>) -> Option<&str> {
+    params?
+        .get("_meta")?
+        .get("io.modelcontextprotocol/protocolVersion")?
+        .as_str()
 }
 
 /// What is wrong with the `params` of a known request.
@@ -168,10 +181,11 @@ impl Handshake {
     }
 }
 
-/// The error for a request `rmcp` read as a method of its own: a known method whose
-/// `params` do not have their shape (`invalid params`), or an unknown method.
-pub(crate) fn custom_request_error(method: &str) -> ErrorData {
-    if is_request_method(method) {
+/// The error for a request `rmcp` read as a method of its own, of `protocol` where the
+/// request or its session names one: a known method whose `params` do not have their
+/// shape (`invalid params`), or an unknown method, as is a method the protocol removed.
+pub(crate) fn custom_request_error(method: &str, protocol: Option<&str>) -> ErrorData {
+    if is_request_method(method) && !protocol.is_some_and(|p| removed_in(method, p)) {
         ErrorData::invalid_params(invalid_params(method), None)
     } else {
         ErrorData::new(
@@ -261,6 +275,21 @@ fn is_request_method(method: &str) -> bool {
             | "completion/complete"
             | "logging/setLevel"
     )
+}
+
+/// Whether protocol `version` no longer has the request `method`: 2026-07-28 removed
+/// the handshake, `ping`, `logging/setLevel` and resource subscriptions.
+fn removed_in(method: &str, version: &str) -> bool {
+    // Protocol versions are dates: they compare as strings.
+    version >= ProtocolVersion::NO_INITIALIZE.as_str()
+        && matches!(
+            method,
+            "initialize"
+                | "ping"
+                | "logging/setLevel"
+                | "resources/subscribe"
+                | "resources/unsubscribe"
+        )
 }
 
 /// Notifications a client may send.

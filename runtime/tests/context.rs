@@ -1,6 +1,9 @@
 //! `Context` and `State<T>`: recognised by type (through an alias or a renamed import),
 //! never in the input schema; progress with the client's token only, never backwards;
-//! log messages filtered by `logging/setLevel` and masked; the request's metadata.
+//! log messages filtered by `logging/setLevel` (or, from protocol 2026-07-28 on, by the
+//! request's own level) and masked; the request's metadata.
+
+mod common;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -280,4 +283,46 @@ async fn a_direct_call_has_a_context_without_a_session() {
         .await
         .unwrap();
     assert!(!result.is_error);
+}
+
+/// The levels of the log messages a protocol 2026-07-28 call of `chatty` receives, sent
+/// without a handshake, with `log_level` in its `_meta` if given.
+async fn levels_of_a_2026_call(id: u64, log_level: Option<&str>) -> Vec<Value> {
+    let server = Server::from_registry("raw", "1")
+        .only(["chatty"])
+        .build()
+        .unwrap();
+    let (mut client, _session) = common::RawClient::connect(server);
+    let mut meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": { "name": "raw", "version": "1" },
+    });
+    if let Some(level) = log_level {
+        meta["io.modelcontextprotocol/logLevel"] = level.into();
+    }
+    let call = json!({
+        "jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": { "name": "chatty", "arguments": {}, "_meta": meta }
+    });
+    client.send(&call.to_string()).await;
+    let mut levels = Vec::new();
+    loop {
+        let message = client.receive().await;
+        if message["id"] == id {
+            assert!(message["result"].is_object(), "{message}");
+            return levels;
+        }
+        assert_eq!(message["method"], "notifications/message", "{message}");
+        levels.push(message["params"]["level"].clone());
+    }
+}
+
+#[tokio::test]
+async fn from_protocol_2026_a_request_gets_log_messages_only_at_the_level_it_names() {
+    assert_eq!(levels_of_a_2026_call(1, None).await, Vec::<Value>::new());
+    assert_eq!(
+        levels_of_a_2026_call(2, Some("warning")).await,
+        [json!("warning"), json!("error")]
+    );
 }

@@ -1,7 +1,10 @@
 //! `Context::elicit`: the form a type asks with (defaults, choices, titled choices,
 //! multiple choices), exactly as the client receives it; the three outcomes; an answer
 //! that does not fit; a type that cannot be a form; and the errors that say why no
-//! request was sent.
+//! request was sent (on protocol 2026-07-28, MissingRequiredClientCapability for a client
+//! without the capability).
+
+mod common;
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};
@@ -430,5 +433,32 @@ fn an_option_keeps_the_shape_of_what_it_holds_and_is_not_required() {
             "required": ["code"]
         })
         .to_string()
+    );
+}
+
+#[tokio::test]
+async fn on_protocol_2026_a_client_without_the_capability_gets_missing_required_capability() {
+    let server = Server::from_registry("raw", "1")
+        .only(["sign_up"])
+        .build()
+        .unwrap();
+    let (mut client, _session) = common::RawClient::connect(server);
+    let call = json!({
+        "jsonrpc": "2.0", "id": 3, "method": "tools/call",
+        "params": {
+            "name": "sign_up", "arguments": {},
+            "_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": { "sampling": {} }
+            }
+        }
+    });
+    client.send(&call.to_string()).await;
+    let reply = client.receive().await;
+    assert_eq!(reply["id"], 3, "{reply}");
+    assert_eq!(reply["error"]["code"], -32021, "{reply}");
+    assert_eq!(
+        reply["error"]["data"],
+        json!({ "requiredCapabilities": { "elicitation": {} } })
     );
 }

@@ -1,6 +1,7 @@
 //! Streamable HTTP, from the bytes a client sends: calls in both modes, what a malformed
 //! or oversized body, a foreign `Host` and a wrong media type get, masking and panics,
-//! and a graceful shutdown that lets a running call finish.
+//! a graceful shutdown that lets a running call finish, and the statuses of protocol
+//! 2026-07-28's refusals.
 
 #![cfg(feature = "http")]
 
@@ -36,6 +37,12 @@ async fn leak() -> Result<String, ToolError> {
 #[mcp_tool]
 fn explode() -> String {
     panic!("could not open /home/alice/.ssh/id_rsa with password=hunter2")
+}
+
+/// Asks the client's model for a word.
+#[mcp_tool]
+async fn ask(ctx: mcp_tool::Context) -> Result<String, ToolError> {
+    ctx.sample("Say one word.").await
 }
 
 /// Sleeps for the given number of milliseconds, then says so.
@@ -263,7 +270,7 @@ async fn a_session_is_kept_between_requests() {
         .iter())
     .map(|tool| tool["name"].as_str().unwrap().to_owned())
     .collect();
-    assert_eq!(names.len(), 6, "{names:?}");
+    assert_eq!(names.len(), 7, "{names:?}");
     // Without the session's id, a request is refused, in JSON-RPC.
     request = http::Request::post(server.url())
         .header(JSON.0, JSON.1)
@@ -369,6 +376,72 @@ async fn refusals_are_json_rpc_errors_with_their_status() {
             .as_str()
             .unwrap()
             .contains("Host")
+    );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_method_that_protocol_2026_removed_gets_404_and_method_not_found() {
+    let server = start(Server::from_registry("http-test", "1")).await;
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": { "name": "raw", "version": "1" },
+        "io.modelcontextprotocol/clientCapabilities": {}
+    });
+    for method in [
+        "initialize",
+        "ping",
+        "logging/setLevel",
+        "resources/subscribe",
+        "resources/unsubscribe",
+    ] {
+        let request = json!({
+            "jsonrpc": "2.0", "id": 5, "method": method, "params": { "_meta": meta }
+        });
+        let headers = [
+            JSON,
+            ACCEPT,
+            ("mcp-protocol-version", "2026-07-28"),
+            ("mcp-method", method),
+        ];
+        let reply = post_with(&server.url(), request.to_string(), &headers).await;
+        assert_eq!(reply.status, 404, "{method}: {}", reply.body);
+        let message = reply.message();
+        assert_eq!(message["id"], 5, "{message}");
+        assert_eq!(message["error"]["code"], -32601, "{message}");
+    }
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_2026_call_that_needs_an_undeclared_capability_gets_400_and_missing_capability() {
+    let server = start(Server::from_registry("http-test", "1")).await;
+    let request = json!({
+        "jsonrpc": "2.0", "id": 6, "method": "tools/call",
+        "params": {
+            "name": "ask", "arguments": {},
+            "_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientInfo": { "name": "raw", "version": "1" },
+                "io.modelcontextprotocol/clientCapabilities": {}
+            }
+        }
+    });
+    let headers = [
+        JSON,
+        ACCEPT,
+        ("mcp-protocol-version", "2026-07-28"),
+        ("mcp-method", "tools/call"),
+        ("mcp-name", "ask"),
+    ];
+    let reply = post_with(&server.url(), request.to_string(), &headers).await;
+    assert_eq!(reply.status, 400, "{}", reply.body);
+    let message = reply.message();
+    assert_eq!(message["id"], 6, "{message}");
+    assert_eq!(message["error"]["code"], -32021, "{message}");
+    assert_eq!(
+        message["error"]["data"]["requiredCapabilities"],
+        json!({ "sampling": {} })
     );
     server.stop().await;
 }

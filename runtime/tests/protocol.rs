@@ -1,7 +1,8 @@
 //! Every malformed message gets exactly one JSON-RPC error reply, with the request's
 //! `id` where it can be read and `null` where it cannot, and the session goes on: each
 //! case sends raw bytes, compares the exact reply, then pings. Also: a second
-//! `initialize`, the message size limit, and the end of the input while calls run.
+//! `initialize`, the message size limit, and the end of the input while calls run; and
+//! the methods protocol 2026-07-28 removed.
 
 mod common;
 
@@ -136,6 +137,42 @@ async fn an_unknown_method_is_method_not_found_with_its_id() {
         assert_eq!(reply["error"]["code"], -32601, "{reply}");
         client.ping().await;
     }
+}
+
+/// The `_meta` every request of protocol 2026-07-28 carries.
+fn meta_2026() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": { "name": "raw", "version": "1" },
+        "io.modelcontextprotocol/clientCapabilities": {}
+    })
+}
+
+#[tokio::test]
+async fn a_method_that_protocol_2026_removed_is_method_not_found_on_a_request_of_it() {
+    let (mut client, _session) = RawClient::connect(common::server());
+    for (id, method) in [
+        (21, "initialize"),
+        (22, "logging/setLevel"),
+        (23, "resources/subscribe"),
+        (24, "resources/unsubscribe"),
+    ] {
+        let sent = json!({
+            "jsonrpc": "2.0", "id": id, "method": method, "params": { "_meta": meta_2026() }
+        });
+        client.send(&sent.to_string()).await;
+        let reply = client.receive().await;
+        assert_eq!(
+            reply,
+            error(json!(id), -32601, &format!("Method not found: `{method}`")),
+            "sent {sent}"
+        );
+    }
+    // Sent as a request of an earlier protocol, the same shape is a request's bad params.
+    client
+        .send(r#"{"jsonrpc":"2.0","id":25,"method":"resources/subscribe","params":{}}"#)
+        .await;
+    assert_eq!(client.receive().await["error"]["code"], -32602);
 }
 
 #[tokio::test]

@@ -1,6 +1,7 @@
 //! `Context::sample`: the model's text comes back; every option reaches the client; a
 //! client without the capability, a client that refuses, a call outside a session and a
-//! client on protocol 2026-07-28 each get an error that says why, at once.
+//! client on protocol 2026-07-28 each get an error that says why, at once; on that
+//! protocol, a client without the capability gets MissingRequiredClientCapability.
 
 mod common;
 
@@ -251,5 +252,33 @@ async fn a_client_on_protocol_2026_is_told_why() {
              requests during a call"
         ),
         "{text}"
+    );
+}
+
+#[tokio::test]
+async fn on_protocol_2026_a_client_without_the_capability_gets_missing_required_capability() {
+    let (mut client, _session) = common::RawClient::connect(common::server());
+    let call = json!({
+        "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {
+            "name": "ask", "arguments": { "prompt": "hi" },
+            "_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientInfo": { "name": "modern", "version": "1" },
+                "io.modelcontextprotocol/clientCapabilities": {}
+            }
+        }
+    });
+    client.send(&call.to_string()).await;
+    assert_eq!(
+        client.receive().await,
+        json!({
+            "jsonrpc": "2.0", "id": 2,
+            "error": {
+                "code": -32021,
+                "message": "Missing required client capability",
+                "data": { "requiredCapabilities": { "sampling": {} } }
+            }
+        })
     );
 }

@@ -1,4 +1,5 @@
-//! The schemas clients see: exact snapshots of what `tools/list` returns.
+//! The schemas clients see: exact snapshots of what `tools/list` returns, portable by
+//! default and full JSON Schema 2020-12 documents with `schema = "2020-12"`.
 
 use std::collections::BTreeMap;
 
@@ -86,6 +87,51 @@ fn greet(
 ) -> String {
     let _ = extra;
     format!("hello, {name}")
+}
+
+/// A street address.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+struct Address {
+    street: String,
+    number: u16,
+}
+
+/// A place on a map.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+struct Place {
+    /// Degrees north.
+    lat: f64,
+    /// Degrees east.
+    lon: f64,
+    address: Option<Address>,
+}
+
+/// Returns the known place nearest to a point.
+#[mcp_tool(schema = "2020-12")]
+fn nearest(
+    /// Where to search from.
+    from: Place,
+    /// Whether to measure in bytes or lines, for no good reason.
+    unit: Option<Unit>,
+) -> Place {
+    let _ = unit;
+    from
+}
+
+/// Returns the addresses of a street, numbers 1 to `count`.
+#[mcp_tool(schema = "2020-12")]
+fn street(
+    /// The street's name.
+    name: String,
+    /// How many numbers.
+    count: u16,
+) -> Vec<Address> {
+    let number = 1..=count;
+    (number.map(|number| Address {
+        street: name.clone(),
+        number,
+    }))
+    .collect()
 }
 
 async fn listed(name: &str) -> Value {
@@ -252,4 +298,123 @@ fn the_function_stays_callable_as_written() {
     assert_eq!(greet("ada".into(), None), "hello, ada");
     let counted = count("x".into(), None, None, 7, vec![], None).unwrap();
     assert_eq!(counted.count, 7);
+}
+
+/// `Address` as `$defs` holds it.
+fn address_definition() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "street": { "type": "string" },
+            "number": { "type": "integer", "minimum": 0, "maximum": 65535 }
+        },
+        "required": ["street", "number"],
+        "description": "A street address."
+    })
+}
+
+#[tokio::test]
+async fn a_2020_12_tool_keeps_schema_and_its_named_types_under_defs() {
+    let place_properties = json!({
+        "lat": { "type": "number", "description": "Degrees north." },
+        "lon": { "type": "number", "description": "Degrees east." },
+        // Optional in an input: absent, never `null` (see `schema::unions`).
+        "address": { "$ref": "#/$defs/Address" }
+    });
+    let tool = listed("nearest").await;
+    assert_eq!(
+        tool["inputSchema"],
+        json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "properties": {
+                "from": { "$ref": "#/$defs/Place", "description": "Where to search from." },
+                "unit": {
+                    "$ref": "#/$defs/Unit",
+                    "description": "Whether to measure in bytes or lines, for no good reason."
+                }
+            },
+            "required": ["from"],
+            "additionalProperties": false,
+            "$defs": {
+                "Place": {
+                    "type": "object",
+                    "properties": place_properties,
+                    "required": ["lat", "lon"],
+                    "description": "A place on a map."
+                },
+                "Address": address_definition(),
+                "Unit": { "type": "string", "enum": ["bytes", "lines"] }
+            }
+        })
+    );
+    // The root of an output schema is the object itself, not a `$ref` to it; there
+    // `address` is always written, `null` when absent.
+    let mut output_properties = place_properties.clone();
+    output_properties["address"] =
+        json!({ "anyOf": [{ "$ref": "#/$defs/Address" }, { "type": "null" }] });
+    assert_eq!(
+        tool["outputSchema"],
+        json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "properties": output_properties,
+            "required": ["lat", "lon", "address"],
+            "description": "A place on a map.",
+            "$defs": { "Address": address_definition() }
+        })
+    );
+    let keys: Vec<&str> = (tool["inputSchema"].as_object().unwrap().keys())
+        .map(String::as_str)
+        .collect();
+    assert_eq!(keys[0], "$schema", "the dialect comes first");
+}
+
+#[tokio::test]
+async fn a_2020_12_tool_wraps_a_value_that_is_not_an_object_as_a_portable_one_does() {
+    assert_eq!(
+        listed("street").await["outputSchema"],
+        json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "properties": {
+                "result": { "type": "array", "items": { "$ref": "#/$defs/Address" } }
+            },
+            "required": ["result"],
+            "$defs": { "Address": address_definition() }
+        })
+    );
+    let client = TestClient::from_registry().await.unwrap();
+    let addresses = client
+        .call("street", json!({ "name": "Elm", "count": 2 }))
+        .await
+        .unwrap();
+    assert_eq!(
+        addresses.structured,
+        Some(json!({ "result": [
+            { "street": "Elm", "number": 1 },
+            { "street": "Elm", "number": 2 }
+        ] }))
+    );
+    let place = json!({ "lat": 1.5, "lon": 2.5, "address": null });
+    let nearest = client
+        .call("nearest", json!({ "from": place }))
+        .await
+        .unwrap();
+    assert_eq!(nearest.structured, Some(place));
+}
+
+#[tokio::test]
+async fn an_argument_error_of_a_2020_12_tool_names_the_field_and_what_it_expects() {
+    let client = TestClient::from_registry().await.unwrap();
+    let result = client
+        .call("nearest", json!({ "from": { "lat": "north", "lon": 2.5 } }))
+        .await
+        .unwrap();
+    assert!(result.is_error);
+    let text = result.content[0].as_text().unwrap();
+    assert!(
+        text.contains("from.lat") && text.contains("a number"),
+        "{text}"
+    );
 }
