@@ -39,7 +39,8 @@ step "cargo package: every crate builds from its package"
 # left from an earlier run would be verified against the runtime as it was then.
 # cargo also keeps the sources it unpacked from those packages, and reuses them by version.
 rm -rf "${CARGO_TARGET_DIR:-target}/package" "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/mcp-tool-0.* \
-    "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/mcp-tool-macros-0.*
+    "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/mcp-tool-macros-0.* \
+    "${CARGO_HOME:-$HOME/.cargo}"/registry/cache/*/mcp-tool-*0.*.crate
 cargo package --workspace --locked --allow-dirty
 
 step "end-to-end: the example server and the README's Getting started, driven by the Python MCP client"
