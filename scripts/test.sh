@@ -35,13 +35,13 @@ cargo test -p mcp-tool --doc --features rmcp --locked
 
 step "cargo package: every crate builds from its package"
 # --allow-dirty: a run before a commit packages the working tree as it is.
-# Built afresh: cargo never rebuilds a registry crate of the same version, so a package
-# left from an earlier run would be verified against the runtime as it was then.
-# cargo also keeps the sources it unpacked from those packages, and reuses them by version.
-rm -rf "${CARGO_TARGET_DIR:-target}/package" "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/mcp-tool-0.* \
-    "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/mcp-tool-macros-0.* \
-    "${CARGO_HOME:-$HOME/.cargo}"/registry/cache/*/mcp-tool-*0.*.crate
-cargo package --workspace --locked --allow-dirty
+# A target directory of its own, emptied first: cargo never rebuilds a registry crate of the
+# same version, so a build of an earlier run's packages would be reused, and a crate verified
+# against the runtime as it was then. (A clean clone builds everything once, as here.)
+package_dir="${CARGO_TARGET_DIR:-target}/package-check"
+rm -rf "$package_dir"
+cargo package --workspace --locked --allow-dirty --target-dir "$package_dir"
+rm -rf "$package_dir"
 
 step "end-to-end: the example server and the README's Getting started, driven by the Python MCP client"
 scripts/e2e.sh
