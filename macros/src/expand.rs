@@ -11,44 +11,37 @@ use crate::model::{DefaultValue, Number, Param, Read, SchemaDialect, Tool};
 
 /// The function, then the items that make it a tool.
 pub(crate) fn tool(tool: &Tool) -> TokenStream {
-    let names = Names::new(tool);
-    let p = names.private();
-    let function = &tool.function;
-    let krate = &tool.krate;
-    let crate_alias = &names.krate;
-    let params_static = &names.params;
-    let count = tool.params.len();
-    let param_items = tool.params.iter().enumerate().map(|(index, param)| {
-        let param_type = param_type_const(&names, index, param);
-        let pattern = pattern_static(&names, index, param);
-        let default = default_fns(&names, index, param);
-        quote!(#param_type #pattern #default)
-    });
-    let specs = tool.params.iter().enumerate();
-    let specs = specs.map(|(index, param)| param_spec(&names, index, param));
+    let names = Names::new(&tool.function.sig.ident);
+    let params = param_items(&tool.params, &tool.function, &names);
     let output = output_fn(tool, &names);
     let output_schema = output_schema_fn(&names);
     let call = call_adapter(tool, &names);
     let registration = registration(tool, &names);
-    let one_context = at_most_one_context(tool, &names);
+    wrap(
+        &tool.function,
+        &tool.krate,
+        &names,
+        quote!(#params #output #output_schema #call #registration),
+    )
+}
+
+/// The function as written, then `items` in a `const _` block where the runtime is
+/// named once: a wrong `crate = "..."` path gets one error.
+pub(crate) fn wrap(
+    function: &syn::ItemFn,
+    krate: &syn::Path,
+    names: &Names,
+    items: TokenStream,
+) -> TokenStream {
+    let crate_alias = &names.krate;
     quote! {
         #function
 
         #[doc(hidden)]
         #[allow(non_upper_case_globals, non_snake_case, clippy::all)]
         const _: () = {
-            // Named once: a wrong `crate = "..."` path gets one error.
             use #krate as #crate_alias;
-
-            #(#param_items)*
-
-            static #params_static: [#p::ParamSpec; #count] = [#(#specs),*];
-            #one_context
-
-            #output
-            #output_schema
-            #call
-            #registration
+            #items
         };
     }
 }
@@ -58,23 +51,23 @@ pub(crate) fn tool(tool: &Tool) -> TokenStream {
 /// longer than that name and never equal to it (`self::name` is no way out: it does not
 /// reach a function declared in a block, as a doctest's are). Locals are hygienic
 /// (`Span::mixed_site`), so no binding hides it either.
-struct Names {
-    function: Ident,
-    krate: Ident,
-    params: Ident,
-    output: Ident,
-    output_schema: Ident,
-    call: Ident,
-    input: Ident,
-    args: Ident,
-    failure: Ident,
-    generator: Ident,
-    value: Ident,
+pub(crate) struct Names {
+    pub(crate) function: Ident,
+    pub(crate) krate: Ident,
+    pub(crate) params: Ident,
+    pub(crate) output: Ident,
+    pub(crate) output_schema: Ident,
+    pub(crate) call: Ident,
+    pub(crate) input: Ident,
+    pub(crate) args: Ident,
+    pub(crate) failure: Ident,
+    pub(crate) generator: Ident,
+    pub(crate) value: Ident,
 }
 
 impl Names {
-    fn new(tool: &Tool) -> Self {
-        let function = tool.function.sig.ident.clone();
+    pub(crate) fn new(function: &Ident) -> Self {
+        let function = function.clone();
         let item =
             |prefix: &str| format_ident!("{}_{}", prefix, function, span = Span::call_site());
         let local = |name: &str| Ident::new(name, Span::mixed_site());
@@ -94,12 +87,12 @@ impl Names {
     }
 
     /// The runtime's items for generated code.
-    fn private(&self) -> TokenStream {
+    pub(crate) fn private(&self) -> TokenStream {
         let krate = &self.krate;
         quote!(#krate::__private)
     }
 
-    fn param_item(&self, prefix: &str, index: usize) -> Ident {
+    pub(crate) fn param_item(&self, prefix: &str, index: usize) -> Ident {
         format_ident!(
             "{}_{}_{}",
             prefix,
@@ -113,7 +106,7 @@ impl Names {
         format_ident!("{}_{}", prefix, index, span = Span::mixed_site())
     }
 
-    fn param_type(&self, index: usize) -> Ident {
+    pub(crate) fn param_type(&self, index: usize) -> Ident {
         self.param_item("__MCP_TYPE", index)
     }
 
@@ -130,19 +123,19 @@ impl Names {
     }
 
     /// The argument as read: `None` when reading it failed.
-    fn slot(&self, index: usize) -> Ident {
+    pub(crate) fn slot(&self, index: usize) -> Ident {
         self.param_local("__mcp_arg", index)
     }
 
     /// The argument, once every read succeeded.
-    fn value_at(&self, index: usize) -> Ident {
+    pub(crate) fn value_at(&self, index: usize) -> Ident {
         self.param_local("__mcp_value", index)
     }
 }
 
 /// `const __MCP_TYPE_<i>_<fn>: ParamType<T>`: the one place that requires `ToolParam`, so a type
 /// that is not one gets one error, on the type.
-fn param_type_const(names: &Names, index: usize, param: &Param) -> TokenStream {
+pub(crate) fn param_type_const(names: &Names, index: usize, param: &Param) -> TokenStream {
     let p = names.private();
     let ident = names.param_type(index);
     let ty = &param.value_ty;
@@ -153,14 +146,18 @@ fn param_type_const(names: &Names, index: usize, param: &Param) -> TokenStream {
 
 /// A constant that fails to compile when two parameters are `Context`s: only their types
 /// tell, through any alias, so the check is on the kinds their types give.
-fn at_most_one_context(tool: &Tool, names: &Names) -> Option<TokenStream> {
-    if tool.params.len() < 2 {
+pub(crate) fn at_most_one_context(
+    params: &[Param],
+    function: &syn::ItemFn,
+    names: &Names,
+) -> Option<TokenStream> {
+    if params.len() < 2 {
         return None;
     }
     // Every token on the parameter list, so that the error points there.
-    let span = tool.function.sig.paren_token.span.join();
+    let span = function.sig.paren_token.span.join();
     let krate = Ident::new(&names.krate.to_string(), span);
-    let kinds = (0..tool.params.len()).map(|index| {
+    let kinds = (0..params.len()).map(|index| {
         let param_type = names.param_type(index);
         quote_spanned!(span=> #param_type.kind)
     });
@@ -170,7 +167,7 @@ fn at_most_one_context(tool: &Tool, names: &Names) -> Option<TokenStream> {
 }
 
 /// `static __MCP_PATTERN_<i>_<fn>: Pattern`, compiled on first use.
-fn pattern_static(names: &Names, index: usize, param: &Param) -> Option<TokenStream> {
+pub(crate) fn pattern_static(names: &Names, index: usize, param: &Param) -> Option<TokenStream> {
     let p = names.private();
     let ident = names.pattern(index);
     let pattern = param.pattern.as_ref()?;
@@ -178,7 +175,7 @@ fn pattern_static(names: &Names, index: usize, param: &Param) -> Option<TokenStr
 }
 
 /// The default's value, and its JSON for the schema; errors land on the expression.
-fn default_fns(names: &Names, index: usize, param: &Param) -> Option<TokenStream> {
+pub(crate) fn default_fns(names: &Names, index: usize, param: &Param) -> Option<TokenStream> {
     let Read::Defaulted(DefaultValue { expr, into }) = &param.read else {
         return None;
     };
@@ -203,7 +200,7 @@ fn default_fns(names: &Names, index: usize, param: &Param) -> Option<TokenStream
 }
 
 /// One entry of the parameter table: what the schema and the checks read.
-fn param_spec(names: &Names, index: usize, param: &Param) -> TokenStream {
+pub(crate) fn param_spec(names: &Names, index: usize, param: &Param) -> TokenStream {
     let p = names.private();
     let name = param.ident.to_string();
     let description = option_str(param.doc.as_deref());
@@ -247,7 +244,7 @@ fn param_spec(names: &Names, index: usize, param: &Param) -> TokenStream {
 }
 
 /// `let __mcp_arg_<i> = __mcp_args.required(..)` (or `optional`, `defaulted`).
-fn reader_statement(names: &Names, index: usize, param: &Param) -> TokenStream {
+pub(crate) fn reader_statement(names: &Names, index: usize, param: &Param) -> TokenStream {
     let args = &names.args;
     let slot = names.slot(index);
     let param_type = names.param_type(index);
@@ -265,7 +262,7 @@ fn reader_statement(names: &Names, index: usize, param: &Param) -> TokenStream {
 
 /// The `range`, `length` and `pattern` checks of a read argument. Each requires its
 /// runtime trait on the type, so a constraint that does not fit it is an error there.
-fn checks(names: &Names, index: usize, param: &Param) -> Option<TokenStream> {
+pub(crate) fn checks(names: &Names, index: usize, param: &Param) -> Option<TokenStream> {
     let (args, value) = (&names.args, &names.value);
     let ty = &param.value_ty;
     let span = ty.span();
@@ -361,22 +358,42 @@ fn output_schema_fn(names: &Names) -> TokenStream {
 /// `fn __mcp_call_<fn>(..)`: reads and checks every argument, then calls the function.
 fn call_adapter(tool: &Tool, names: &Names) -> TokenStream {
     let p = names.private();
+    let output = &names.output;
+    call_fn(
+        &tool.params,
+        &tool.function,
+        names,
+        quote!(#p::ToolFuture),
+        quote!(#output().convert),
+    )
+}
+
+/// The call adapter of any function: its future is `future`, and `convert` turns the
+/// function's result into what that future yields.
+pub(crate) fn call_fn(
+    params: &[Param],
+    function: &syn::ItemFn,
+    names: &Names,
+    future: TokenStream,
+    convert: TokenStream,
+) -> TokenStream {
+    let p = names.private();
     let (call, input, args, failure) = (&names.call, &names.input, &names.args, &names.failure);
     let params_static = &names.params;
-    let params = tool.params.iter().enumerate();
-    let reads = params
+    let indexed = params.iter().enumerate();
+    let reads = indexed
         .clone()
         .map(|(i, param)| reader_statement(names, i, param));
-    let checks = params.filter_map(|(i, param)| checks(names, i, param));
-    let args_mut = if tool.params.is_empty() {
+    let checks = indexed.filter_map(|(i, param)| checks(names, i, param));
+    let args_mut = if params.is_empty() {
         quote!()
     } else {
         quote!(mut)
     };
-    let unpack = unpack_statement(tool, names);
-    let invocation = invocation(tool, names);
+    let unpack = unpack_statement(params, names);
+    let invocation = invocation(function, params.len(), names, convert);
     quote! {
-        fn #call(#input: &#p::CallInput<'_>) -> #p::ToolFuture {
+        fn #call(#input: &#p::CallInput<'_>) -> #future {
             let #args_mut #args = #p::ArgReader::new(#input, &#params_static);
             #(#reads)*
             #(#checks)*
@@ -390,13 +407,13 @@ fn call_adapter(tool: &Tool, names: &Names) -> TokenStream {
 }
 
 /// `let (Some(__mcp_value_0), ..) = (__mcp_arg_0, ..) else { .. };`
-fn unpack_statement(tool: &Tool, names: &Names) -> TokenStream {
-    if tool.params.is_empty() {
+pub(crate) fn unpack_statement(params: &[Param], names: &Names) -> TokenStream {
+    if params.is_empty() {
         return quote!();
     }
     let p = names.private();
-    let slots = (0..tool.params.len()).map(|i| names.slot(i));
-    let values = (0..tool.params.len()).map(|i| names.value_at(i));
+    let slots = (0..params.len()).map(|i| names.slot(i));
+    let values = (0..params.len()).map(|i| names.value_at(i));
     quote! {
         let (#(::core::option::Option::Some(#values),)*) = (#(#slots,)*) else {
             return #p::fail(#p::Failure::inconsistent_arguments());
@@ -405,17 +422,44 @@ fn unpack_statement(tool: &Tool, names: &Names) -> TokenStream {
 }
 
 /// The call of the user's function, sync or async, its result converted.
-fn invocation(tool: &Tool, names: &Names) -> TokenStream {
+fn invocation(
+    function: &syn::ItemFn,
+    count: usize,
+    names: &Names,
+    convert: TokenStream,
+) -> TokenStream {
     let p = names.private();
-    let (function, output, input) = (&names.function, &names.output, &names.input);
-    let values = (0..tool.params.len()).map(|i| names.value_at(i));
-    match &tool.function.sig.asyncness {
+    let (function_name, input) = (&names.function, &names.input);
+    let values = (0..count).map(|i| names.value_at(i));
+    match &function.sig.asyncness {
         Some(asyncness) => quote_spanned! {asyncness.span()=>
-            #p::async_reply(#output().convert, #function(#(#values),*))
+            #p::async_reply(#convert, #function_name(#(#values),*))
         },
         None => quote! {
-            #p::sync_reply(#input, #output().convert, move || #function(#(#values),*))
+            #p::sync_reply(#input, #convert, move || #function_name(#(#values),*))
         },
+    }
+}
+
+/// The parameter items of a function: each parameter's type constant, pattern and
+/// default, the parameter table, and the check that at most one is a `Context`.
+pub(crate) fn param_items(params: &[Param], function: &syn::ItemFn, names: &Names) -> TokenStream {
+    let p = names.private();
+    let params_static = &names.params;
+    let count = params.len();
+    let items = params.iter().enumerate().map(|(index, param)| {
+        let param_type = param_type_const(names, index, param);
+        let pattern = pattern_static(names, index, param);
+        let default = default_fns(names, index, param);
+        quote!(#param_type #pattern #default)
+    });
+    let specs = params.iter().enumerate();
+    let specs = specs.map(|(index, param)| param_spec(names, index, param));
+    let one_context = at_most_one_context(params, function, names);
+    quote! {
+        #(#items)*
+        static #params_static: [#p::ParamSpec; #count] = [#(#specs),*];
+        #one_context
     }
 }
 
@@ -471,7 +515,7 @@ fn registration(tool: &Tool, names: &Names) -> TokenStream {
     }
 }
 
-fn option_str(value: Option<&str>) -> TokenStream {
+pub(crate) fn option_str(value: Option<&str>) -> TokenStream {
     match value {
         Some(text) => quote!(::core::option::Option::Some(#text)),
         None => quote!(::core::option::Option::None),
@@ -506,5 +550,54 @@ fn option_bound(p: &TokenStream, value: Option<Number>) -> TokenStream {
             quote!(::core::option::Option::Some(#p::Bound::Float(#lit)))
         }
         None => quote!(::core::option::Option::None),
+    }
+}
+
+/// The completion functions of the parameters that name one (`#[arg(complete = f)]`),
+/// each a wrapper that gives the runtime `Vec<String>`, and their table; the table's
+/// name is returned with the items.
+pub(crate) fn completers(params: &[Param], names: &Names) -> (TokenStream, Ident) {
+    let p = names.private();
+    let table = format_ident!(
+        "__MCP_COMPLETERS_{}",
+        names.function,
+        span = Span::call_site()
+    );
+    let prefix = Ident::new("__mcp_prefix", Span::mixed_site());
+    let mut functions = Vec::new();
+    let mut entries = Vec::new();
+    for (index, param) in params.iter().enumerate() {
+        let Some(path) = &param.complete else {
+            continue;
+        };
+        let wrapper = names.param_item("__mcp_complete", index);
+        let argument = param.ident.to_string();
+        functions.push(quote_spanned! {path.span()=>
+            fn #wrapper(#prefix: &str) -> ::std::vec::Vec<::std::string::String> {
+                #p::suggestions(#path(#prefix))
+            }
+        });
+        entries.push(quote! {
+            #p::Completer { argument: #argument, complete: #wrapper }
+        });
+    }
+    let count = entries.len();
+    let items = quote! {
+        #(#functions)*
+        static #table: [#p::Completer; #count] = [#(#entries),*];
+    };
+    (items, table)
+}
+
+/// `file`, `line` and `module_path` of the function, for its entry.
+pub(crate) fn location(names: &Names) -> TokenStream {
+    let here = names.function.span();
+    let file = quote_spanned!(here=> ::core::file!());
+    let line = quote_spanned!(here=> ::core::line!());
+    let module_path = quote_spanned!(here=> ::core::module_path!());
+    quote! {
+        file: #file,
+        line: #line,
+        module_path: #module_path,
     }
 }

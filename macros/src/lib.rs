@@ -1,9 +1,12 @@
-//! The `#[mcp_tool]` attribute. Depend on the `mcp-tool` crate, which re-exports it
-//! with its documentation; generated code refers to that crate only.
+//! The `#[mcp_tool]`, `#[mcp_prompt]` and `#[mcp_resource]` attributes. Depend on the
+//! `mcp-tool` crate, which re-exports them with their documentation; generated code
+//! refers to that crate only.
 //!
 //! One stage per module, each using only the ones before it: `parse` reads the attribute
 //! and the function as written; `validate` reports every mistake at once and turns what
-//! passes into a `model::Tool`; `expand` writes that model out.
+//! passes into a `model::Tool`; `expand` writes that model out. A prompt and a resource
+//! reuse those stages for their parameters and call adapter; what is theirs alone (their
+//! keys, a resource's address) is checked and written out in `prompt` and `resource`.
 #![deny(missing_docs)]
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
@@ -13,8 +16,11 @@ mod expand;
 mod metadata;
 mod model;
 mod parse;
+mod prompt;
+mod resource;
 mod validate;
 
+use darling::FromMeta;
 use proc_macro::TokenStream;
 use quote::quote;
 
@@ -24,15 +30,60 @@ use crate::errors::Errors;
 /// this attribute with its full reference.
 #[proc_macro_attribute]
 pub fn mcp_tool(args: TokenStream, item: TokenStream) -> TokenStream {
-    tool(args.into(), item.into()).into()
+    attribute(
+        "mcp_tool",
+        args.into(),
+        item.into(),
+        parse::ToolArgs::or,
+        validate::tool,
+        expand::tool,
+    )
+    .into()
 }
 
-fn tool(
+/// Implemented by the `mcp-tool-macros` crate: depend on `mcp-tool`, which re-exports
+/// this attribute with its full reference.
+#[proc_macro_attribute]
+pub fn mcp_prompt(args: TokenStream, item: TokenStream) -> TokenStream {
+    attribute(
+        "mcp_prompt",
+        args.into(),
+        item.into(),
+        parse::PromptArgs::or,
+        prompt::validate,
+        prompt::expand,
+    )
+    .into()
+}
+
+/// Implemented by the `mcp-tool-macros` crate: depend on `mcp-tool`, which re-exports
+/// this attribute with its full reference.
+#[proc_macro_attribute]
+pub fn mcp_resource(args: TokenStream, item: TokenStream) -> TokenStream {
+    attribute(
+        "mcp_resource",
+        args.into(),
+        item.into(),
+        parse::ResourceArgs::or,
+        resource::validate,
+        resource::expand,
+    )
+    .into()
+}
+
+/// Parse, validate, expand: on any mistake, the function as written (less the parameter
+/// attributes rustc rejects), so the rest of the crate and the IDE keep working, plus
+/// every error at once.
+fn attribute<A: FromMeta + Default, V>(
+    name: &str,
     args: proc_macro2::TokenStream,
     item: proc_macro2::TokenStream,
+    or: fn(A, A) -> A,
+    validate: fn(&parse::Tool<A>, &mut Errors) -> Option<V>,
+    expand: fn(&V) -> proc_macro2::TokenStream,
 ) -> proc_macro2::TokenStream {
     let mut errors = Errors::default();
-    let parsed = match parse::tool(args, item.clone(), &mut errors) {
+    let parsed = match parse::function(name, args, item.clone(), &mut errors, or) {
         Ok(parsed) => parsed,
         // Not a function at all: nothing to recover but the error.
         Err(error) => {
@@ -40,10 +91,8 @@ fn tool(
             return quote!(#error #item);
         }
     };
-    match validate::tool(&parsed, &mut errors) {
-        Some(tool) => expand::tool(&tool),
-        // The function as written (less the parameter attributes rustc rejects), so the
-        // rest of the crate and the IDE keep working, plus every error at once.
+    match validate(&parsed, &mut errors) {
+        Some(valid) => expand(&valid),
         None => {
             let function = &parsed.function;
             let errors = errors.to_compile_errors();

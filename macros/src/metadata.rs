@@ -4,7 +4,6 @@
 use syn::LitStr;
 
 use crate::errors::Errors;
-use crate::parse::ToolArgs;
 
 /// A tool's metadata, valid.
 #[derive(Debug, Default)]
@@ -16,10 +15,15 @@ pub(crate) struct Metadata {
     pub(crate) meta: Option<String>,
 }
 
-/// The metadata of `args`; every mistake goes to `errors`.
-pub(crate) fn metadata(args: &ToolArgs, errors: &mut Errors) -> Metadata {
-    let tags = args.tags.as_deref().unwrap_or_default();
-    let icons = args.icons.as_deref().unwrap_or_default();
+/// The metadata given as `tags`, `icons` and `meta`; every mistake goes to `errors`.
+pub(crate) fn metadata(
+    tags: Option<&[LitStr]>,
+    icons: Option<&[LitStr]>,
+    meta_lit: Option<&LitStr>,
+    errors: &mut Errors,
+) -> Metadata {
+    let tags = tags.unwrap_or_default();
+    let icons = icons.unwrap_or_default();
     Metadata {
         tags: tags
             .iter()
@@ -27,7 +31,7 @@ pub(crate) fn metadata(args: &ToolArgs, errors: &mut Errors) -> Metadata {
             .filter_map(|(at, lit)| tag(lit, &tags[..at], errors))
             .collect(),
         icons: icons.iter().filter_map(|lit| icon(lit, errors)).collect(),
-        meta: args.meta.as_ref().and_then(|lit| meta(lit, errors)),
+        meta: meta_lit.and_then(|lit| meta(lit, errors)),
     }
 }
 

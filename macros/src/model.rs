@@ -71,6 +71,8 @@ pub(crate) struct Param {
     pub(crate) length: Option<Length>,
     /// A regex that parses.
     pub(crate) pattern: Option<LitStr>,
+    /// `complete = a_function` (prompts and resources only).
+    pub(crate) complete: Option<syn::Path>,
 }
 
 /// How an argument is read, and what an absent one means.

@@ -32,6 +32,66 @@ pub(crate) struct ToolArgs {
     pub(crate) krate: Option<syn::Path>,
 }
 
+/// `#[mcp_prompt(...)]`'s arguments.
+#[derive(Debug, Default, FromMeta)]
+#[darling(default)]
+pub(crate) struct PromptArgs {
+    pub(crate) name: Option<LitStr>,
+    pub(crate) description: Option<LitStr>,
+    pub(crate) title: Option<LitStr>,
+    pub(crate) icons: Option<Vec<LitStr>>,
+    pub(crate) meta: Option<LitStr>,
+    #[darling(rename = "crate")]
+    pub(crate) krate: Option<syn::Path>,
+}
+
+/// `#[mcp_resource(...)]`'s arguments.
+#[derive(Debug, Default, FromMeta)]
+#[darling(default)]
+pub(crate) struct ResourceArgs {
+    pub(crate) uri: Option<LitStr>,
+    pub(crate) template: Option<LitStr>,
+    pub(crate) name: Option<LitStr>,
+    pub(crate) description: Option<LitStr>,
+    pub(crate) title: Option<LitStr>,
+    pub(crate) mime_type: Option<LitStr>,
+    pub(crate) icons: Option<Vec<LitStr>>,
+    pub(crate) meta: Option<LitStr>,
+    #[darling(rename = "crate")]
+    pub(crate) krate: Option<syn::Path>,
+}
+
+impl PromptArgs {
+    /// Each key from `self`, or from `other` where `self` lacks it.
+    pub(crate) fn or(self, other: Self) -> Self {
+        Self {
+            name: self.name.or(other.name),
+            description: self.description.or(other.description),
+            title: self.title.or(other.title),
+            icons: self.icons.or(other.icons),
+            meta: self.meta.or(other.meta),
+            krate: self.krate.or(other.krate),
+        }
+    }
+}
+
+impl ResourceArgs {
+    /// Each key from `self`, or from `other` where `self` lacks it.
+    pub(crate) fn or(self, other: Self) -> Self {
+        Self {
+            uri: self.uri.or(other.uri),
+            template: self.template.or(other.template),
+            name: self.name.or(other.name),
+            description: self.description.or(other.description),
+            title: self.title.or(other.title),
+            mime_type: self.mime_type.or(other.mime_type),
+            icons: self.icons.or(other.icons),
+            meta: self.meta.or(other.meta),
+            krate: self.krate.or(other.krate),
+        }
+    }
+}
+
 /// `#[arg(...)]` on a parameter.
 #[derive(Debug, Default, FromMeta)]
 #[darling(default)]
@@ -41,6 +101,8 @@ pub(crate) struct ArgAttr {
     pub(crate) pattern: Option<LitStr>,
     #[darling(with = darling::util::parse_expr::preserve_str_literal, map = Some)]
     pub(crate) default: Option<Expr>,
+    /// `complete = a_function`: suggestions for a prompt argument or a template variable.
+    pub(crate) complete: Option<syn::Path>,
 }
 
 #[derive(Debug, FromMeta)]
@@ -53,7 +115,7 @@ pub(crate) struct Bounds<T: FromMeta> {
 
 impl ToolArgs {
     /// Each key from `self`, or from `other` where `self` lacks it.
-    fn or(self, other: Self) -> Self {
+    pub(crate) fn or(self, other: Self) -> Self {
         Self {
             name: self.name.or(other.name),
             description: self.description.or(other.description),
@@ -80,6 +142,7 @@ impl ArgAttr {
             length: self.length.or(other.length),
             pattern: self.pattern.or(other.pattern),
             default: self.default.or(other.default),
+            complete: self.complete.or(other.complete),
         }
     }
 }
@@ -97,25 +160,32 @@ pub(crate) struct Param {
     pub(crate) arg_attr: Option<Attribute>,
 }
 
-/// The whole tool, as parsed.
+/// The whole tool (or prompt, or resource: `A` is its attribute's arguments), as parsed.
 #[derive(Debug)]
-pub(crate) struct Tool {
-    pub(crate) args: ToolArgs,
+pub(crate) struct Tool<A = ToolArgs> {
+    pub(crate) args: A,
     /// The function with the attributes rustc does not accept on parameters removed.
     pub(crate) function: ItemFn,
     pub(crate) doc: Option<String>,
     pub(crate) params: Vec<Param>,
 }
 
-/// Parses the attribute and the function, collecting every mistake.
-pub(crate) fn tool(args: TokenStream, item: TokenStream, errors: &mut Errors) -> syn::Result<Tool> {
-    let mut function: ItemFn =
-        syn::parse2(item.clone()).map_err(|error| not_a_function(item).unwrap_or(error))?;
+/// Parses the attribute `#[attribute(...)]` and the function, collecting every mistake;
+/// `or` merges the keys that parse one by one when the list as a whole does not.
+pub(crate) fn function<A: FromMeta + Default>(
+    attribute: &str,
+    args: TokenStream,
+    item: TokenStream,
+    errors: &mut Errors,
+    or: fn(A, A) -> A,
+) -> syn::Result<Tool<A>> {
+    let mut function: ItemFn = syn::parse2(item.clone())
+        .map_err(|error| not_a_function(attribute, item).unwrap_or(error))?;
     let args = match NestedMeta::parse_meta_list(args) {
-        Ok(list) => from_list(&list, errors, ToolArgs::or),
+        Ok(list) => from_list(&list, errors, or),
         Err(e) => {
             errors.push(e);
-            ToolArgs::default()
+            A::default()
         }
     };
     let doc = doc_text(&function.attrs);
@@ -217,7 +287,7 @@ fn arg_attr_of(attr: &Attribute, errors: &mut Errors) -> ArgAttr {
 }
 
 /// The error for an item that parses, but not as a function: on its keyword and name.
-fn not_a_function(item: TokenStream) -> Option<syn::Error> {
+fn not_a_function(attribute: &str, item: TokenStream) -> Option<syn::Error> {
     let (what, tokens) = match syn::parse2::<Item>(item).ok()? {
         Item::Fn(_) => return None,
         Item::Struct(item) => {
@@ -253,8 +323,9 @@ fn not_a_function(item: TokenStream) -> Option<syn::Error> {
     Some(syn::Error::new_spanned(
         tokens,
         format!(
-            "`#[mcp_tool]` goes on a function, and this is {what}: write the tool as a free \
-             `fn` whose parameters are the tool's arguments"
+            "`#[{attribute}]` goes on a function, and this is {what}: write the {noun} as a \
+             free `fn` whose parameters are the {noun}'s arguments",
+            noun = attribute.trim_start_matches("mcp_")
         ),
     ))
 }

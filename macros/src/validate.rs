@@ -19,14 +19,32 @@ use crate::model::{
 };
 use crate::parse;
 
+/// What an attribute makes of a function, for the words of its errors.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Kind {
+    /// `tool`, `prompt` or `resource`.
+    pub(crate) noun: &'static str,
+    /// `mcp_tool`, `mcp_prompt` or `mcp_resource`.
+    pub(crate) attribute: &'static str,
+}
+
+pub(crate) const TOOL: Kind = Kind {
+    noun: "tool",
+    attribute: "mcp_tool",
+};
+
 /// The valid tool, or `None` when `errors` holds any mistake (from parsing too).
 pub(crate) fn tool(parsed: &parse::Tool, errors: &mut Errors) -> Option<Tool> {
     let sig = &parsed.function.sig;
-    check_qualifiers(sig, errors);
-    check_inputs(sig, errors);
-    check_return(sig, errors);
-    let name = name(parsed, errors);
-    let description = description(parsed, errors);
+    check_signature(sig, TOOL, errors);
+    let name = name(TOOL, parsed.args.name.as_ref(), sig, errors);
+    let description = description(
+        TOOL,
+        parsed.args.description.as_ref(),
+        parsed.doc.as_deref(),
+        sig,
+        errors,
+    );
     let timeout_ms = parsed
         .args
         .timeout
@@ -34,12 +52,26 @@ pub(crate) fn tool(parsed: &parse::Tool, errors: &mut Errors) -> Option<Tool> {
         .and_then(|t| timeout(t, errors));
     let schema = (parsed.args.schema.as_ref())
         .map_or(SchemaDialect::Portable, |s| schema_dialect(s, errors));
-    let metadata = metadata::metadata(&parsed.args, errors);
+    let args = &parsed.args;
+    let metadata = metadata::metadata(
+        args.tags.as_deref(),
+        args.icons.as_deref(),
+        args.meta.as_ref(),
+        errors,
+    );
     let params: Vec<Param> = parsed.params.iter().map(|p| param(p, errors)).collect();
+    for param in &parsed.params {
+        if let Some(complete) = &param.arg.complete {
+            errors.push(syn::Error::new_spanned(
+                complete,
+                "a tool's arguments are not completed: `complete` is for the arguments of \
+                 `#[mcp_prompt]` functions and the template variables of `#[mcp_resource]` ones",
+            ));
+        }
+    }
     if !errors.is_empty() {
         return None;
     }
-    let args = &parsed.args;
     Some(Tool {
         name,
         description,
@@ -63,61 +95,80 @@ pub(crate) fn tool(parsed: &parse::Tool, errors: &mut Errors) -> Option<Tool> {
     })
 }
 
+/// The signature's qualifiers, parameters and return type.
+pub(crate) fn check_signature(sig: &Signature, kind: Kind, errors: &mut Errors) {
+    check_qualifiers(sig, kind, errors);
+    check_inputs(sig, kind, errors);
+    check_return(sig, kind, errors);
+}
+
 /// `const`, `unsafe`, `extern`, variadics and generics: none fits a tool.
-fn check_qualifiers(sig: &Signature, errors: &mut Errors) {
+fn check_qualifiers(sig: &Signature, kind: Kind, errors: &mut Errors) {
+    let noun = kind.noun;
     if let Some(constness) = &sig.constness {
         errors.push(syn::Error::new_spanned(
             constness,
-            "a tool cannot be a `const fn`: remove `const`",
+            format!("a {noun} cannot be a `const fn`: remove `const`"),
         ));
     }
     if let syn::Safety::Unsafe(unsafety) = &sig.safety {
         errors.push(syn::Error::new_spanned(
             unsafety,
-            "a tool cannot be an `unsafe fn`, since a client can call it with any arguments: \
-             remove `unsafe`, and check the arguments before any `unsafe` block in the body",
+            format!(
+                "a {noun} cannot be an `unsafe fn`, since a client can call it with any \
+                 arguments: remove `unsafe`, and check the arguments before any `unsafe` block \
+                 in the body"
+            ),
         ));
     }
     if let Some(abi) = &sig.abi {
         errors.push(syn::Error::new_spanned(
             abi,
-            "a tool cannot have an `extern` ABI: remove it",
+            format!("a {noun} cannot have an `extern` ABI: remove it"),
         ));
     }
     if let Some(variadic) = &sig.variadic {
         errors.push(syn::Error::new_spanned(
             variadic,
-            "a tool cannot be variadic",
+            format!("a {noun} cannot be variadic"),
         ));
     }
     if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
         errors.push(syn::Error::new_spanned(
             &sig.generics,
-            "a tool cannot be generic: the schema is built from concrete parameter types; \
-             write one tool per type, or take an enum",
+            format!(
+                "a {noun} cannot be generic: the schema is built from concrete parameter types; \
+                 write one {noun} per type, or take an enum"
+            ),
         ));
     }
 }
 
-fn check_inputs(sig: &Signature, errors: &mut Errors) {
+fn check_inputs(sig: &Signature, kind: Kind, errors: &mut Errors) {
     for input in &sig.inputs {
         match input {
             FnArg::Receiver(receiver) => errors.push(syn::Error::new_spanned(
                 receiver,
-                "`#[mcp_tool]` goes on a free function, not a method: `self` cannot come from \
-                 a tool call's arguments; move the body into a free function",
+                format!(
+                    "`#[{}]` goes on a free function, not a method: `self` cannot come from \
+                     a {} call's arguments; move the body into a free function",
+                    kind.attribute, kind.noun
+                ),
             )),
-            FnArg::Typed(pat_type) => check_param_type(&pat_type.ty, errors),
+            FnArg::Typed(pat_type) => check_param_type(&pat_type.ty, kind, errors),
         }
     }
 }
 
-fn check_param_type(ty: &Type, errors: &mut Errors) {
+fn check_param_type(ty: &Type, kind: Kind, errors: &mut Errors) {
+    let noun = kind.noun;
     match ty {
         Type::ImplTrait(_) => errors.push(syn::Error::new_spanned(
             ty,
-            "a tool parameter cannot be `impl Trait`: use a concrete type that implements \
-             `Deserialize` and `JsonSchema`",
+            format!(
+                "a {noun} parameter cannot be `impl Trait`: use a concrete type that implements \
+                 `Deserialize` and `JsonSchema`"
+            ),
         )),
         Type::Reference(reference) => {
             let owned = match reference.elem.as_ref() {
@@ -128,30 +179,38 @@ fn check_param_type(ty: &Type, errors: &mut Errors) {
             errors.push(syn::Error::new_spanned(
                 ty,
                 format!(
-                    "a tool parameter must be owned: arguments are decoded from the request, \
+                    "a {noun} parameter must be owned: arguments are decoded from the request, \
                      so use `{owned}` instead of a reference"
                 ),
             ));
         }
-        Type::Paren(inner) => check_param_type(&inner.elem, errors),
-        Type::Group(inner) => check_param_type(&inner.elem, errors),
+        Type::Paren(inner) => check_param_type(&inner.elem, kind, errors),
+        Type::Group(inner) => check_param_type(&inner.elem, kind, errors),
         _ => {}
     }
 }
 
-fn check_return(sig: &Signature, errors: &mut Errors) {
+fn check_return(sig: &Signature, kind: Kind, errors: &mut Errors) {
     if let ReturnType::Type(_, ty) = &sig.output
         && let Type::ImplTrait(_) = ty.as_ref()
     {
+        let why = if kind.noun == "tool" {
+            ", so its output schema can be built"
+        } else {
+            ""
+        };
         errors.push(syn::Error::new_spanned(
             ty,
-            "a tool cannot return `impl Trait`: name the type, so its output schema can be built",
+            format!(
+                "a {} cannot return `impl Trait`: name the type{why}",
+                kind.noun
+            ),
         ));
     }
 }
 
 /// The return type; errors about `()` point at the function's name.
-fn output(sig: &Signature) -> Output {
+pub(crate) fn output(sig: &Signature) -> Output {
     match &sig.output {
         ReturnType::Default => Output {
             ty: syn::parse_quote!(()),
@@ -190,12 +249,16 @@ fn result_parts(ty: &Type) -> Option<(Type, Type)> {
 }
 
 /// `name = "..."`, or the function's name.
-fn name(parsed: &parse::Tool, errors: &mut Errors) -> String {
-    let sig = &parsed.function.sig;
-    match &parsed.args.name {
+pub(crate) fn name(
+    kind: Kind,
+    lit: Option<&LitStr>,
+    sig: &Signature,
+    errors: &mut Errors,
+) -> String {
+    match lit {
         Some(lit) => {
             let name = lit.value();
-            if let Some(problem) = explicit_name_problem(&name) {
+            if let Some(problem) = explicit_name_problem(kind, &name) {
                 errors.push(syn::Error::new_spanned(lit, problem));
             }
             name
@@ -203,10 +266,13 @@ fn name(parsed: &parse::Tool, errors: &mut Errors) -> String {
         None => {
             let name = sig.ident.to_string();
             let name = name.strip_prefix("r#").unwrap_or(&name).to_owned();
-            if let Some(problem) = function_name_problem(&name) {
+            if let Some(problem) = function_name_problem(kind, &name) {
                 errors.push(syn::Error::new_spanned(
                     &sig.ident,
-                    format!("{problem}, or set the tool's name with `#[mcp_tool(name = \"...\")]`"),
+                    format!(
+                        "{problem}, or set the {}'s name with `#[{}(name = \"...\")]`",
+                        kind.noun, kind.attribute
+                    ),
                 ));
             }
             name
@@ -215,24 +281,43 @@ fn name(parsed: &parse::Tool, errors: &mut Errors) -> String {
 }
 
 /// `description = "..."`, or the doc comment; one of them, not blank.
-fn description(parsed: &parse::Tool, errors: &mut Errors) -> String {
-    match (&parsed.args.description, &parsed.doc) {
+pub(crate) fn description(
+    kind: Kind,
+    lit: Option<&LitStr>,
+    doc: Option<&str>,
+    sig: &Signature,
+    errors: &mut Errors,
+) -> String {
+    let (noun, attribute) = (kind.noun, kind.attribute);
+    match (lit, doc) {
         (Some(lit), _) => {
             let text = lit.value().trim().to_owned();
             if text.is_empty() {
+                let what = if noun == "resource" {
+                    "what the resource holds".to_owned()
+                } else {
+                    format!("what the {noun} does, with which inputs and outputs")
+                };
                 errors.push(syn::Error::new_spanned(
                     lit,
-                    "the description is empty: say what the tool does, with which inputs and outputs",
+                    format!("the description is empty: say {what}"),
                 ));
             }
             text
         }
-        (None, Some(doc)) => doc.clone(),
+        (None, Some(doc)) => doc.to_owned(),
         (None, None) => {
+            let what = if noun == "resource" {
+                "what it holds"
+            } else {
+                "what it does, with which inputs and outputs"
+            };
             errors.push(syn::Error::new_spanned(
-                &parsed.function.sig.ident,
-                "a tool needs a description for the model: add a `///` doc comment saying what \
-                 it does, with which inputs and outputs (or `#[mcp_tool(description = \"...\")]`)",
+                &sig.ident,
+                format!(
+                    "a {noun} needs a description for the model: add a `///` doc comment saying \
+                     {what} (or `#[{attribute}(description = \"...\")]`)"
+                ),
             ));
             String::new()
         }
@@ -244,13 +329,13 @@ const MAX_NAME_LEN: usize = 128;
 
 /// What is wrong with a name given as `name = "..."`: the specification's rule, 1 to 128
 /// characters from `A-Z`, `a-z`, `0-9`, `_`, `-` and `.`.
-fn explicit_name_problem(name: &str) -> Option<String> {
+fn explicit_name_problem(kind: Kind, name: &str) -> Option<String> {
+    let noun = kind.noun;
     if name.is_empty() {
-        return Some(
-            "a tool's name cannot be empty: write one, or leave `name` out to use \
-                     the function's name"
-                .to_owned(),
-        );
+        return Some(format!(
+            "a {noun}'s name cannot be empty: write one, or leave `name` out to use the \
+             function's name"
+        ));
     }
     if let Some(bad) = name.chars().find(|&c| !is_name_char(c)) {
         let bad = if bad.is_whitespace() {
@@ -259,21 +344,22 @@ fn explicit_name_problem(name: &str) -> Option<String> {
             format!("`{bad}`")
         };
         return Some(format!(
-            "a tool's name may hold only ASCII letters, digits, `_`, `-` and `.`, and `{name}` \
+            "a {noun}'s name may hold only ASCII letters, digits, `_`, `-` and `.`, and `{name}` \
              holds {bad}: remove it or replace it with `_` or `-`"
         ));
     }
-    too_long(name)
+    too_long(kind, name)
 }
 
 fn is_name_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')
 }
 
-fn too_long(name: &str) -> Option<String> {
+fn too_long(kind: Kind, name: &str) -> Option<String> {
     (name.len() > MAX_NAME_LEN).then(|| {
         format!(
-            "a tool's name has at most {MAX_NAME_LEN} characters, and `{name}` has {}: shorten it",
+            "a {}'s name has at most {MAX_NAME_LEN} characters, and `{name}` has {}: shorten it",
+            kind.noun,
             name.len()
         )
     })
@@ -281,9 +367,9 @@ fn too_long(name: &str) -> Option<String> {
 
 /// What is wrong with a function's name as a tool name: Rust's own snake_case, within the
 /// specification's length.
-fn function_name_problem(name: &str) -> Option<String> {
+fn function_name_problem(kind: Kind, name: &str) -> Option<String> {
     if is_snake_case(name) {
-        return too_long(name);
+        return too_long(kind, name);
     }
     let snake = name.to_snake_case();
     let suggestion = if is_snake_case(&snake) {
@@ -292,8 +378,9 @@ fn function_name_problem(name: &str) -> Option<String> {
         String::new()
     };
     Some(format!(
-        "a function's name must be snake_case to name a tool (lowercase letters, digits and \
-         `_`), and `{name}` is not{suggestion}"
+        "a function's name must be snake_case to name a {} (lowercase letters, digits and \
+         `_`), and `{name}` is not{suggestion}",
+        kind.noun
     ))
 }
 
@@ -343,7 +430,7 @@ fn schema_dialect(lit: &LitStr, errors: &mut Errors) -> SchemaDialect {
 }
 
 /// One parameter, its `#[arg(...)]` checked.
-fn param(param: &parse::Param, errors: &mut Errors) -> Param {
+pub(crate) fn param(param: &parse::Param, errors: &mut Errors) -> Param {
     let value_ty = param.option_inner.as_ref().unwrap_or(&param.ty);
     let arg = &param.arg;
     let range = arg.range.as_ref().map(|b| range(param, b, errors));
@@ -359,6 +446,7 @@ fn param(param: &parse::Param, errors: &mut Errors) -> Param {
         range,
         length,
         pattern,
+        complete: arg.complete.clone(),
     }
 }
 

@@ -9,7 +9,12 @@
 //!
 //! Three tools: `search` walks the tree and keeps the entries whose attributes match a
 //! CEL expression such as `ext == "rs" && size > 1024`; `list_attributes` tells the
-//! model which attributes it may use; `read_attributes` describes one file.
+//! model which attributes it may use; `read_attributes` describes one file. Besides
+//! them, the resource template `files:///{+path}` gives a file's contents, and the
+//! prompt `find_files` sets the model to find files matching a description.
+
+#[path = "file_search/catalog.rs"]
+mod catalog;
 
 use std::fs::Metadata;
 use std::path::{Component, Path, PathBuf};
@@ -134,22 +139,32 @@ async fn main() -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The README's table of tools, from the registry, in the order of their definitions.
+/// The README's tables of tools, and of prompts and resources, from the registry, in the
+/// order of their definitions.
 fn tools_markdown() -> String {
-    let line = |entry: &mcp_tool::ToolEntry| {
-        let location = entry.location();
+    let line = |location: String| {
         let line = location
             .rsplit(':')
             .next()
             .and_then(|l| l.parse::<u32>().ok());
         line.unwrap_or(u32::MAX)
     };
+    let cell = |text: &str| text.replace('|', "\\|").replace('\n', " ");
     let mut tools = mcp_tool::registered();
-    tools.sort_by_key(|entry| line(entry));
+    tools.sort_by_key(|entry| line(entry.location()));
     let mut table = String::from("| tool | what it does |\n|---|---|\n");
     for entry in tools {
-        let description = entry.description().replace('|', "\\|").replace('\n', " ");
+        let description = cell(entry.description());
         table.push_str(&format!("| `{}` | {description} |\n", entry.name()));
+    }
+    table.push_str("\n| prompt or resource | what it gives |\n|---|---|\n");
+    for entry in mcp_tool::registered_prompts() {
+        let description = cell(entry.description());
+        table.push_str(&format!("| prompt `{}` | {description} |\n", entry.name()));
+    }
+    for entry in mcp_tool::registered_resources() {
+        let description = cell(entry.description());
+        table.push_str(&format!("| resource `{}` | {description} |\n", entry.uri()));
     }
     table
 }

@@ -1,6 +1,7 @@
 //! Where mcp-tool's own types meet `rmcp`'s: every conversion between the two, and
 //! nowhere else. A new rmcp version that changes its model changes this file and its
-//! two children, `sampling` and `elicitation` (the requests a tool sends the client).
+//! children: `sampling` and `elicitation` (the requests a tool sends the client) and
+//! `listing` (prompts, resources and completions).
 
 use std::sync::Arc;
 
@@ -14,9 +15,15 @@ use crate::model::{
 };
 
 mod elicitation;
+mod listing;
 mod sampling;
 
 pub(crate) use elicitation::{elicit_request, elicit_result, elicitation, elicitation_request};
+pub(crate) use listing::{
+    Extras, complete_result, completion, get_prompt_result, prompt_info, prompt_result,
+    read_contents, read_result, resource_info, sdk_prompt, sdk_resource, sdk_template,
+    template_info,
+};
 pub(crate) use sampling::{
     create_message_params, create_message_result, sampling_request, sampling_response,
 };

@@ -59,27 +59,32 @@ impl<'a> CallInput<'a> {
     }
 }
 
-/// What a call of a tool ends with.
-pub(crate) type Outcome = Result<ToolReply, Failure>;
+/// What a call of a tool (`T` = [`ToolReply`]), a prompt or a resource ends with.
+pub(crate) type Outcome<T = ToolReply> = Result<T, Failure>;
 
-/// The future of one tool call: a sync tool's thread, an async tool's own future, or
-/// an outcome known before the tool ran (its arguments failed). Only async tools box.
+/// The future of one call of a tool, a prompt or a resource (`T` is what it replies):
+/// a sync function's thread, an async function's own future, or an outcome known before
+/// the function ran (its arguments failed). Only async functions box.
 #[doc(hidden)]
 #[derive(Debug)]
-pub struct ToolFuture {
-    state: State,
+pub struct CallFuture<T> {
+    state: State<T>,
 }
 
-enum State {
+/// The future of one tool call.
+#[doc(hidden)]
+pub type ToolFuture = CallFuture<ToolReply>;
+
+enum State<T> {
     /// Only a failure ends a call before its tool runs; kept small, as every call moves it.
     Ready(Option<Failure>),
     /// A sync tool whose thread starts when the call is first polled.
-    Queued(Option<Box<dyn FnOnce() -> Outcome + Send>>),
-    Blocking(tokio::task::JoinHandle<Outcome>),
-    Async(Pin<Box<dyn Future<Output = Outcome> + Send>>),
+    Queued(Option<Box<dyn FnOnce() -> Outcome<T> + Send>>),
+    Blocking(tokio::task::JoinHandle<Outcome<T>>),
+    Async(Pin<Box<dyn Future<Output = Outcome<T>> + Send>>),
 }
 
-impl std::fmt::Debug for State {
+impl<T> std::fmt::Debug for State<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             State::Ready(_) => "Ready",
@@ -90,7 +95,7 @@ impl std::fmt::Debug for State {
     }
 }
 
-impl ToolFuture {
+impl<T> CallFuture<T> {
     /// The failure, if the call ended before any tool code ran (its arguments failed);
     /// otherwise `None`, and the call is to be awaited.
     pub(crate) fn ended(&mut self) -> Option<Failure> {
@@ -101,10 +106,10 @@ impl ToolFuture {
     }
 }
 
-impl Future for ToolFuture {
-    type Output = Outcome;
+impl<T: Send + 'static> Future for CallFuture<T> {
+    type Output = Outcome<T>;
 
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Outcome> {
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Outcome<T>> {
         match &mut self.state {
             State::Ready(failure) => Poll::Ready(Err(failure.take().unwrap_or_else(|| {
                 Failure::internal("the call was polled after it ended".to_owned())
@@ -134,11 +139,11 @@ impl Future for ToolFuture {
 /// and a timeout can end the call; its panic is caught there. A queued call's thread
 /// starts when the call is first polled, once it has its turn.
 #[doc(hidden)]
-pub fn sync_reply<R: 'static, F>(
+pub fn sync_reply<R: 'static, T: Send + 'static, F>(
     input: &CallInput<'_>,
-    convert: fn(R) -> Outcome,
+    convert: fn(R) -> Outcome<T>,
     run: F,
-) -> ToolFuture
+) -> CallFuture<T>
 where
     F: FnOnce() -> R + Send + 'static,
 {
@@ -148,24 +153,24 @@ where
     } else {
         State::Blocking(tokio::task::spawn_blocking(run))
     };
-    ToolFuture { state }
+    CallFuture { state }
 }
 
 /// Runs an async tool, catching its panic.
 #[doc(hidden)]
-pub fn async_reply<R: 'static, F>(convert: fn(R) -> Outcome, run: F) -> ToolFuture
+pub fn async_reply<R: 'static, T: 'static, F>(convert: fn(R) -> Outcome<T>, run: F) -> CallFuture<T>
 where
     F: Future<Output = R> + Send + 'static,
 {
-    ToolFuture {
+    CallFuture {
         state: State::Async(Box::pin(panics::Guarded::new(run, convert))),
     }
 }
 
 /// Ends a call whose arguments failed.
 #[doc(hidden)]
-pub fn fail(failure: Failure) -> ToolFuture {
-    ToolFuture {
+pub fn fail<T>(failure: Failure) -> CallFuture<T> {
+    CallFuture {
         state: State::Ready(Some(failure)),
     }
 }
@@ -183,7 +188,7 @@ pin_project_lite::pin_project! {
     }
 }
 
-impl<'a, F: Future<Output = Outcome>> Cancellable<'a, F> {
+impl<'a, F: Future> Cancellable<'a, F> {
     pub(crate) fn new(running: F, cancel: &'a CancellationToken) -> Self {
         Self {
             running,
@@ -193,11 +198,11 @@ impl<'a, F: Future<Output = Outcome>> Cancellable<'a, F> {
     }
 }
 
-impl<F: Future<Output = Outcome>> Future for Cancellable<'_, F> {
-    type Output = Option<Outcome>;
+impl<F: Future> Future for Cancellable<'_, F> {
+    type Output = Option<F::Output>;
 
     #[inline]
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Outcome>> {
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<F::Output>> {
         let mut this = self.project();
         if let Poll::Ready(outcome) = this.running.poll(cx) {
             return Poll::Ready(Some(outcome));
@@ -210,4 +215,15 @@ impl<F: Future<Output = Outcome>> Future for Cancellable<'_, F> {
             _ => Poll::Pending,
         }
     }
+}
+
+/// A running call, ended by `limit` if it takes longer. Boxed, so that the timer's
+/// state does not weigh on calls without one.
+pub(crate) async fn timed<T: Send + 'static>(
+    limit: std::time::Duration,
+    running: &mut CallFuture<T>,
+) -> Outcome<T> {
+    Box::pin(tokio::time::timeout(limit, running))
+        .await
+        .unwrap_or(Err(Failure::Timeout(limit)))
 }

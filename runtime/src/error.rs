@@ -122,6 +122,42 @@ pub enum ServerError {
         /// `file:line` of the second definition.
         second: String,
     },
+    /// Two registered prompts share one name.
+    #[error(
+        "two prompts are named `{name}`: one defined at {first}, the other at {second}; \
+         rename one with `#[mcp_prompt(name = \"...\")]`"
+    )]
+    DuplicatePrompt {
+        /// The shared name.
+        name: String,
+        /// `file:line` of the first definition.
+        first: String,
+        /// `file:line` of the second definition.
+        second: String,
+    },
+    /// Two registered resources share one URI (or one URI template).
+    #[error(
+        "two resources are at `{uri}`: one defined at {first}, the other at {second}; \
+         change the URI of one"
+    )]
+    DuplicateResource {
+        /// The shared URI or template.
+        uri: String,
+        /// `file:line` of the first definition.
+        first: String,
+        /// `file:line` of the second definition.
+        second: String,
+    },
+    /// A resource's URI template cannot be matched.
+    #[error("the resource template `{template}` (at {location}) cannot be matched: {problem}")]
+    InvalidTemplate {
+        /// The template as written.
+        template: String,
+        /// `file:line` of the resource's definition.
+        location: String,
+        /// What is wrong with it.
+        problem: String,
+    },
     /// No tool was registered (or every tool was filtered out).
     #[error("the server has no tools: {hint}")]
     NoTools {
@@ -147,12 +183,14 @@ pub enum ServerError {
     },
     /// A tool asks for a [`State<T>`](crate::State) that was never given to the server.
     #[error(
-        "the tool `{tool}` (at {location}) asks for `State<{type_name}>`, but no `{type_name}` \
+        "the {kind} `{tool}` (at {location}) asks for `State<{type_name}>`, but no `{type_name}` \
          was given to the server: add `.state(value)` with a value of that type to the server's \
          builder"
     )]
     MissingState {
-        /// The tool that asks for it.
+        /// What asks for it: `"tool"`, `"prompt"` or `"resource"`.
+        kind: &'static str,
+        /// The name of the tool, prompt or resource that asks for it.
         tool: String,
         /// `file:line` of the tool's definition.
         location: String,
@@ -238,3 +276,5 @@ impl CallError {
 
 /// JSON-RPC's code for invalid parameters, which an unknown tool's name is.
 pub(crate) const INVALID_PARAMS: i32 = -32602;
+/// JSON-RPC's code for a failure of the server while answering.
+pub(crate) const INTERNAL_ERROR: i32 = -32603;

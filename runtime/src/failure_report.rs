@@ -21,26 +21,44 @@ pub(crate) enum Detail {
     Hidden,
 }
 
+/// What failed: a tool or a prompt by its name, a resource by its URI.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Subject<'a> {
+    Tool(&'a str),
+    Prompt(&'a str),
+    Resource(&'a str),
+}
+
+impl std::fmt::Display for Subject<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Subject::Tool(name) => write!(f, "tool `{name}`"),
+            Subject::Prompt(name) => write!(f, "prompt `{name}`"),
+            Subject::Resource(uri) => write!(f, "resource `{uri}`"),
+        }
+    }
+}
+
 /// Logs a failure and gives the masked message the client reads.
 pub(crate) fn failure(
-    tool: &str,
+    subject: Subject<'_>,
     failure: Failure,
     args: &Map<String, Value>,
     detail: Detail,
 ) -> String {
     let id = correlation_id();
-    let hidden = format!("tool `{tool}` failed: internal error (error id {id})");
+    let hidden = format!("{subject} failed: internal error (error id {id})");
     let (client, log, sources) = match failure {
         Failure::Arguments(errors) => {
-            let text = format!("invalid arguments for tool `{tool}`: {errors}");
+            let text = format!("invalid arguments for {subject}: {errors}");
             (text.clone(), text, Vec::new())
         }
         Failure::Tool(error) => {
-            let text = format!("tool `{tool}` failed: {error}");
+            let text = format!("{subject} failed: {error}");
             (text.clone(), text, Vec::new())
         }
         Failure::Internal { message, sources } => {
-            let text = format!("tool `{tool}` failed: {message}");
+            let text = format!("{subject} failed: {message}");
             let client = match detail {
                 Detail::Masked => text.clone(),
                 Detail::Hidden => hidden,
@@ -48,7 +66,7 @@ pub(crate) fn failure(
             (client, text, sources)
         }
         Failure::Panic { message, location } => {
-            let text = format!("tool `{tool}` failed: it panicked: {message}");
+            let text = format!("{subject} failed: it panicked: {message}");
             let client = match detail {
                 Detail::Masked => text.clone(),
                 Detail::Hidden => hidden,
@@ -61,7 +79,7 @@ pub(crate) fn failure(
         }
         Failure::Timeout(limit) => {
             let text = format!(
-                "tool `{tool}` failed: it did not finish within {}",
+                "{subject} failed: it did not finish within {}",
                 seconds(limit)
             );
             (text.clone(), text, Vec::new())
@@ -74,14 +92,18 @@ pub(crate) fn failure(
         .iter()
         .map(|source| masking::mask_credentials(source).into_owned())
         .collect();
-    tracing::warn!(
-        tool,
-        error_id = %id,
-        arguments = %arguments,
-        caused_by = ?caused_by,
-        "{}",
-        masking::mask_credentials(&log)
-    );
+    let log = masking::mask_credentials(&log);
+    macro_rules! record {
+        ($field:ident = $name:expr) => {
+            tracing::warn!($field = $name, error_id = %id, arguments = %arguments,
+                caused_by = ?caused_by, "{log}")
+        };
+    }
+    match subject {
+        Subject::Tool(name) => record!(tool = name),
+        Subject::Prompt(name) => record!(prompt = name),
+        Subject::Resource(uri) => record!(resource = uri),
+    }
     masking::mask_failure(&client).into_owned()
 }
 

@@ -79,7 +79,9 @@ mod args;
 mod argument_errors;
 mod bridge;
 mod call;
+mod catalog;
 mod client_request;
+mod completion;
 mod constraint;
 mod context;
 mod error;
@@ -89,6 +91,7 @@ mod form;
 #[cfg(feature = "http")]
 mod http_service;
 mod inject;
+mod invoke;
 mod lines;
 mod log_filter;
 pub mod logging;
@@ -97,18 +100,87 @@ pub mod model;
 mod output;
 mod panics;
 mod param;
+mod prompt;
+mod prompt_set;
 mod registry;
+mod resource;
+mod resource_set;
 mod schema;
 mod server;
 mod settings;
 mod state;
+mod subscriptions;
 mod suggest;
 pub mod testing;
+mod text_arguments;
 mod tool_server;
+mod uri_template;
 mod wire;
 
 #[doc = include_str!("attribute.md")]
 pub use mcp_tool_macros::mcp_tool;
+
+/// Makes a plain function an MCP prompt: `prompts/list` lists it, `prompts/get` renders
+/// it.
+///
+/// Its name is the function's (`name = "..."` sets another), its description the doc
+/// comment (or `description = "..."`), its arguments its parameters: `///` on a parameter
+/// describes it, an `Option<T>` is optional, and `#[arg(...)]` constrains it as for a
+/// tool. Prompt arguments travel as strings; each is read as its parameter's type wants
+/// (`"5"` is 5 for an integer), and a bad one is an invalid-params error naming it.
+/// `#[arg(complete = f)]` names a function `f(&str) -> impl IntoIterator<Item = impl
+/// Into<String>>` that suggests values for what the user typed so far
+/// (`completion/complete`). A parameter of type [`Context`] or [`State<T>`] is given by
+/// the server. The function may be `async`; it returns what [`IntoPrompt`] lists. Other
+/// keys: `title`, `icons`, `meta`, `crate`.
+///
+/// ```
+/// /// Asks the model to explain a piece of code at the reader's level.
+/// #[mcp_tool::mcp_prompt(title = "Explain code")]
+/// fn explain(
+///     /// The code to explain.
+///     code: String,
+///     /// Who reads the explanation: beginner, expert. Defaults to beginner.
+///     #[arg(complete = levels)]
+///     level: Option<String>,
+/// ) -> String {
+///     let level = level.as_deref().unwrap_or("beginner");
+///     format!("Explain this code to a {level}:\n\n{code}")
+/// }
+///
+/// fn levels(typed: &str) -> Vec<&'static str> {
+///     ["beginner", "expert"].into_iter().filter(|l| l.starts_with(typed)).collect()
+/// }
+/// # fn main() {}
+/// ```
+pub use mcp_tool_macros::mcp_prompt;
+
+/// Makes a plain function an MCP resource: `resources/list` (or, for a template,
+/// `resources/templates/list`) lists it, `resources/read` reads it.
+///
+/// `uri = "..."` gives the one URI it is read at; `template = "..."` an RFC 6570 template
+/// whose variables are the function's parameters, bound by name: `{name}` matches one
+/// path segment (percent-decoded), `{+name}` a path that may hold `/`. A variable that
+/// names no parameter, or a parameter that is no variable (other than a [`Context`] or a
+/// [`State<T>`]), does not compile. Each variable is read as its parameter's type wants,
+/// and `#[arg(complete = f)]` suggests its values as for a prompt. `mime_type = "..."` is
+/// the type of the text or bytes it returns (`text/plain` and `application/octet-stream`
+/// otherwise); the function returns what [`IntoResource`] lists. Its name is the
+/// function's, its description the doc comment. Other keys: `name`, `description`,
+/// `title`, `icons`, `meta`, `crate`.
+///
+/// ```
+/// /// The notes of one day, as Markdown.
+/// #[mcp_tool::mcp_resource(template = "notes://{day}", mime_type = "text/markdown")]
+/// fn day_notes(day: u32) -> Result<String, mcp_tool::ToolError> {
+///     match day {
+///         1..=31 => Ok(format!("# Day {day}\n")),
+///         _ => Err(mcp_tool::ToolError::new("a day of the month is 1 to 31")),
+///     }
+/// }
+/// # fn main() {}
+/// ```
+pub use mcp_tool_macros::mcp_resource;
 
 pub use crate::constraint::{LengthArg, PatternArg, RangeArg};
 pub use crate::context::{Context, ProgressAmount};
@@ -118,7 +190,9 @@ pub use crate::failure::IntoFailure;
 pub use crate::http_service::{HttpBody, HttpService};
 pub use crate::output::{IntoContent, ToolOutput};
 pub use crate::param::ToolParam;
+pub use crate::prompt::{IntoPrompt, PromptEntry, registered_prompts};
 pub use crate::registry::{ToolEntry, registered};
+pub use crate::resource::{IntoResource, ResourceEntry, registered_resources};
 pub use crate::server::Server;
 pub use crate::state::State;
 pub use crate::tool_server::ToolServer;
@@ -186,7 +260,8 @@ pub mod __private {
     pub use ::serde_json;
 
     pub use crate::args::ArgReader;
-    pub use crate::call::{CallInput, ToolFuture, async_reply, fail, sync_reply};
+    pub use crate::call::{CallFuture, CallInput, ToolFuture, async_reply, fail, sync_reply};
+    pub use crate::completion::{Completer, suggestions};
     pub use crate::failure::Failure;
     pub use crate::output::{
         ContentKind, ContentResultKind, ContentValueKind, DisplayErrorKind, ErrorResultKind,
@@ -194,9 +269,11 @@ pub mod __private {
         ToolReply,
     };
     pub use crate::param::{
-        Bound, ParamKind, ParamSpec, ParamType, Pattern, at_most_one_context, param_type,
-        schema_for,
+        Bound, ParamKind, ParamSpec, ParamType, Pattern, at_most_one_context, no_template_variable,
+        param_type, schema_for,
     };
+    pub use crate::prompt::{PromptSpec, prompt_reply};
     pub use crate::registry::ToolSpec;
+    pub use crate::resource::{Address, ResourceReply, ResourceSpec, resource_reply};
     pub use crate::schema::SchemaDialect;
 }

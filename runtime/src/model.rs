@@ -30,6 +30,8 @@ mod content;
 mod elicitation;
 mod log_level;
 mod notification;
+mod prompt;
+mod resource_info;
 mod sampling;
 mod tool_info;
 mod tool_result;
@@ -41,6 +43,8 @@ pub use content::{
 pub use elicitation::{Elicitation, ElicitationRequest};
 pub use log_level::LogLevel;
 pub use notification::{LogMessage, Notification, Progress};
+pub use prompt::{PromptArgument, PromptInfo, PromptMessage, PromptResult};
+pub use resource_info::{Completion, ResourceInfo, ResourceTemplateInfo};
 pub use sampling::{ModelPreferences, SamplingMessage, SamplingRequest, SamplingResponse};
 pub use tool_info::{Icon, ToolAnnotations, ToolInfo};
 pub use tool_result::ToolResult;

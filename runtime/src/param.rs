@@ -68,6 +68,25 @@ pub const fn at_most_one_context(kinds: &[ParamKind]) {
     );
 }
 
+/// Fails compilation when a parameter of a resource is an argument but no variable of its
+/// URI template: generated code calls it, spanned on the parameter, for every parameter
+/// the template does not name, which only a `Context` or a `State<T>` may be.
+#[doc(hidden)]
+pub const fn no_template_variable(kind: ParamKind) {
+    assert!(
+        !kind.is_argument(),
+        "this parameter of a resource is no variable of its URI template: add it to the template as a variable of the same name, or remove it (a resource's parameters are its template's variables, a `Context` and `State<T>`s)"
+    );
+}
+
+/// The `State<T>` types that parameters ask for, by id and name.
+pub(crate) fn states(params: &'static [ParamSpec]) -> impl Iterator<Item = (TypeId, &'static str)> {
+    params.iter().filter_map(|param| match param.kind {
+        ParamKind::State { type_id, type_name } => Some((type_id(), type_name())),
+        ParamKind::Argument | ParamKind::Context => None,
+    })
+}
+
 /// A numeric bound of `#[arg(range(...))]`.
 #[doc(hidden)]
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -3,7 +3,7 @@
 use schemars::{Schema, SchemaGenerator};
 
 use crate::call::{CallInput, ToolFuture};
-use crate::param::{ParamKind, ParamSpec};
+use crate::param::ParamSpec;
 use crate::schema::SchemaDialect;
 
 /// One tool registered by `#[mcp_tool]`.
@@ -85,13 +85,7 @@ impl ToolEntry {
 
     /// The types of the `State<T>` parameters the tool asks for, by id and name.
     pub(crate) fn states(&self) -> impl Iterator<Item = (std::any::TypeId, &'static str)> {
-        self.spec
-            .params
-            .iter()
-            .filter_map(|param| match param.kind {
-                ParamKind::State { type_id, type_name } => Some((type_id(), type_name())),
-                ParamKind::Argument | ParamKind::Context => None,
-            })
+        crate::param::states(self.spec.params)
     }
 
     pub(crate) fn spec(&self) -> &ToolSpec {

@@ -3,14 +3,19 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
+use rmcp::model::{
+    Implementation, PromptsCapability, ResourcesCapability, ServerCapabilities, ServerConfig,
+};
 use tokio::sync::Semaphore;
 
+use crate::catalog::Catalog;
 use crate::error::ServerError;
 use crate::failure_report::Detail;
 #[cfg(feature = "http")]
 use crate::http_service;
+use crate::prompt::{self, PromptEntry};
 use crate::registry::{self, ToolEntry};
+use crate::resource::{self, ResourceEntry};
 use crate::settings::Settings;
 use crate::state::StateMap;
 use crate::suggest;
@@ -33,6 +38,8 @@ pub struct Server {
     version: String,
     instructions: Option<String>,
     entries: Vec<&'static ToolEntry>,
+    prompts: Vec<&'static PromptEntry>,
+    resources: Vec<&'static ResourceEntry>,
     only: Option<Vec<String>>,
     with_tags: Option<Vec<String>>,
     without_tags: Vec<String>,
@@ -57,6 +64,8 @@ impl Server {
             version: version.into(),
             instructions: None,
             entries: registry::registered(),
+            prompts: prompt::registered_prompts(),
+            resources: resource::registered_resources(),
             only: None,
             with_tags: None,
             without_tags: Vec::new(),
@@ -83,6 +92,8 @@ impl Server {
     ) -> Self {
         Self {
             entries: tools.into_iter().collect(),
+            prompts: Vec::new(),
+            resources: Vec::new(),
             from_registry: false,
             ..Self::from_registry(name, version)
         }
@@ -359,20 +370,38 @@ impl Server {
     pub fn build(self) -> Result<ToolServer, ServerError> {
         crate::panics::install_hook();
         let entries = self.selected()?;
-        check_unique(&entries)?;
-        check_states(&entries, &self.settings.state)?;
+        check_unique(&entries, &self.prompts, &self.resources)?;
+        check_states(
+            &entries,
+            &self.prompts,
+            &self.resources,
+            &self.settings.state,
+        )?;
+        let catalog = Catalog::new(self.prompts, self.resources)?;
         // Logging is deprecated by SEP-2577 (protocol 2026-07-28); earlier clients use it.
         #[allow(deprecated)]
-        let capabilities = ServerCapabilities::builder()
+        let mut capabilities = ServerCapabilities::builder()
             .enable_tools()
             .enable_logging()
             .build();
+        // Only what the server has: no `prompts` without prompts.
+        if !catalog.prompts.is_empty() {
+            capabilities.prompts = Some(PromptsCapability::default());
+        }
+        if !catalog.resources.is_empty() {
+            let mut resources = ResourcesCapability::default();
+            resources.subscribe = Some(true);
+            capabilities.resources = Some(resources);
+        }
+        if catalog.completes() {
+            capabilities.completions = Some(Default::default());
+        }
         let mut info = ServerConfig::new(capabilities)
             .with_server_info(Implementation::new(self.name, self.version));
         if let Some(instructions) = self.instructions {
             info = info.with_instructions(instructions);
         }
-        Ok(ToolServer::new(entries, info, self.settings))
+        Ok(ToolServer::new(entries, catalog, info, self.settings))
     }
 
     /// Builds the server and serves it over stdin and stdout until the client leaves,
@@ -517,7 +546,7 @@ impl Server {
             entries.retain(|e| has_any(e, with_tags));
         }
         entries.retain(|e| !has_any(e, &self.without_tags));
-        if entries.is_empty() {
+        if entries.is_empty() && self.prompts.is_empty() && self.resources.is_empty() {
             return Err(ServerError::NoTools {
                 hint: if self.with_tags.is_some() || !self.without_tags.is_empty() {
                     "the tags given to `with_tags` and `without_tags` leave none"
@@ -533,31 +562,97 @@ impl Server {
     }
 }
 
-/// Two tools with one name are an error naming both definitions.
-fn check_unique(entries: &[&'static ToolEntry]) -> Result<(), ServerError> {
-    let mut seen: HashMap<&str, &ToolEntry> = HashMap::with_capacity(entries.len());
-    for &entry in entries {
-        if let Some(first) = seen.insert(entry.name(), entry) {
-            return Err(ServerError::DuplicateTool {
-                name: entry.name().to_owned(),
-                first: first.location(),
-                second: entry.location(),
-            });
-        }
+/// Two tools with one name, two prompts with one name or two resources at one URI are an
+/// error naming both definitions.
+fn check_unique(
+    entries: &[&'static ToolEntry],
+    prompts: &[&'static PromptEntry],
+    resources: &[&'static ResourceEntry],
+) -> Result<(), ServerError> {
+    if let Some((first, second)) = first_duplicate(entries, |e| e.name()) {
+        return Err(ServerError::DuplicateTool {
+            name: second.name().to_owned(),
+            first: first.location(),
+            second: second.location(),
+        });
+    }
+    if let Some((first, second)) = first_duplicate(prompts, |e| e.name()) {
+        return Err(ServerError::DuplicatePrompt {
+            name: second.name().to_owned(),
+            first: first.location(),
+            second: second.location(),
+        });
+    }
+    if let Some((first, second)) = first_duplicate(resources, |e| e.uri()) {
+        return Err(ServerError::DuplicateResource {
+            uri: second.uri().to_owned(),
+            first: first.location(),
+            second: second.location(),
+        });
     }
     Ok(())
 }
 
-/// A tool that asks for a state never given is an error naming the tool and the type.
-fn check_states(entries: &[&'static ToolEntry], state: &StateMap) -> Result<(), ServerError> {
-    for entry in entries {
-        if let Some((_, type_name)) = entry.states().find(|(id, _)| !state.contains(*id)) {
-            return Err(ServerError::MissingState {
-                tool: entry.name().to_owned(),
-                location: entry.location(),
-                type_name,
-            });
+/// The first two entries with one key.
+fn first_duplicate<T: ?Sized>(
+    entries: &[&'static T],
+    key: impl Fn(&T) -> &'static str,
+) -> Option<(&'static T, &'static T)> {
+    let mut seen: HashMap<&str, &'static T> = HashMap::with_capacity(entries.len());
+    for &entry in entries {
+        if let Some(first) = seen.insert(key(entry), entry) {
+            return Some((first, entry));
         }
+    }
+    None
+}
+
+/// A tool, a prompt or a resource that asks for a state never given is an error naming it
+/// and the type.
+fn check_states(
+    entries: &[&'static ToolEntry],
+    prompts: &[&'static PromptEntry],
+    resources: &[&'static ResourceEntry],
+    state: &StateMap,
+) -> Result<(), ServerError> {
+    let missing =
+        |kind: &'static str,
+         name: &str,
+         location: String,
+         mut states: Box<dyn Iterator<Item = (std::any::TypeId, &'static str)> + '_>| {
+            match states.find(|(id, _)| !state.contains(*id)) {
+                Some((_, type_name)) => Err(ServerError::MissingState {
+                    kind,
+                    tool: name.to_owned(),
+                    location,
+                    type_name,
+                }),
+                None => Ok(()),
+            }
+        };
+    for entry in entries {
+        missing(
+            "tool",
+            entry.name(),
+            entry.location(),
+            Box::new(entry.states()),
+        )?;
+    }
+    for entry in prompts {
+        missing(
+            "prompt",
+            entry.name(),
+            entry.location(),
+            Box::new(entry.states()),
+        )?;
+    }
+    for entry in resources {
+        missing(
+            "resource",
+            entry.name(),
+            entry.location(),
+            Box::new(entry.states()),
+        )?;
     }
     Ok(())
 }

@@ -21,3 +21,19 @@ pub(crate) fn ranked<'a>(
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(b.1)));
     scored.into_iter().map(|(_, candidate)| candidate).collect()
 }
+
+/// `; did you mean `a`?` (or `one of` up to three), or nothing without suggestions.
+pub(crate) fn did_you_mean(suggestions: &[&str]) -> String {
+    match suggestions {
+        [] => String::new(),
+        [one] => format!("; did you mean `{one}`?"),
+        many => format!(
+            "; did you mean one of {}?",
+            many.iter()
+                .take(3)
+                .map(|s| format!("`{s}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}

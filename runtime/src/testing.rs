@@ -37,6 +37,7 @@ use crate::server::Server;
 use crate::tool_server::ToolServer;
 
 mod answers;
+mod catalog;
 
 use answers::Answers;
 

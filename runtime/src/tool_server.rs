@@ -1,29 +1,30 @@
 //! A built server: every tool's listing computed once and shared by every session,
 //! the lookup of a called tool, and `rmcp`'s `ServerHandler` over them.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-#[allow(deprecated)] // `SetLevelRequestParams`: see `set_level`.
-use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, CustomRequest, CustomResult,
-    ErrorCode, ErrorData, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerConfig,
-    SetLevelRequestParams, Tool,
-};
+use rmcp::model::{CallToolResult, ServerConfig, Tool};
 use rmcp::service::RequestContext;
-use rmcp::{RoleServer, ServerHandler, ServiceExt};
+use rmcp::{RoleServer, ServiceExt};
 use serde_json::Value;
 use tokio::sync::Semaphore;
 
 use crate::bridge;
-use crate::call::{CallInput, Cancellable, Outcome, ToolFuture};
+use crate::call::{CallInput, Outcome, ToolFuture, timed};
+use crate::catalog::Catalog;
 use crate::error::{CallError, ServerError};
 use crate::failure::Failure;
-use crate::failure_report::{self, Detail};
+use crate::failure_report::{self, Detail, Subject};
+use crate::invoke::Scope;
 use crate::lines::{Limits, LineTransport};
 use crate::log_filter::LogFilter;
 use crate::masking;
-use crate::model::{Icon, ToolAnnotations, ToolInfo, ToolResult};
+use crate::model::{
+    Icon, PromptInfo, PromptResult, ResourceContents, ResourceInfo, ResourceTemplateInfo,
+    ToolAnnotations, ToolInfo, ToolResult,
+};
 use crate::output::ToolReply;
 use crate::registry::ToolEntry;
 use crate::schema;
@@ -32,7 +33,8 @@ use crate::settings::HttpOptions;
 use crate::settings::Settings;
 use crate::state::StateMap;
 use crate::suggest;
-use crate::wire;
+
+mod handler;
 
 /// A built server: the tool list computed once, shared by every session.
 ///
@@ -49,6 +51,8 @@ pub struct ToolServer {
     shared: Arc<Shared>,
     /// The session's `logging/setLevel`; each session served gets its own.
     log_filter: LogFilter,
+    /// Which session this is, for its subscriptions to resources.
+    session: u64,
 }
 
 #[derive(Debug)]
@@ -63,8 +67,14 @@ struct Shared {
     /// listings ask; serving never does), so start-up copies no schema.
     infos: OnceLock<Vec<ToolInfo>>,
     detail: Detail,
+    /// The server's time limit for a call, which prompts and resources keep to.
+    timeout: Option<Duration>,
     limits: Limits,
     state: StateMap,
+    /// The prompts and the resources.
+    catalog: Catalog,
+    /// The id of the last session begun.
+    sessions: AtomicU64,
     /// `max_concurrent_calls`: a permit for each call a tool runs; `None` without a limit.
     calls: Option<Semaphore>,
     #[cfg(feature = "http")]
@@ -160,6 +170,7 @@ fn meta(entry: &ToolEntry) -> Option<serde_json::Map<String, Value>> {
 impl ToolServer {
     pub(crate) fn new(
         entries: Vec<&'static ToolEntry>,
+        catalog: Catalog,
         info: ServerConfig,
         settings: Settings,
     ) -> Self {
@@ -183,13 +194,17 @@ impl ToolServer {
                 listing,
                 infos: OnceLock::new(),
                 detail: settings.detail,
+                timeout,
                 limits: settings.limits,
                 state: settings.state,
+                catalog,
+                sessions: AtomicU64::new(0),
                 calls: settings.max_calls.map(Semaphore::new),
                 #[cfg(feature = "http")]
                 http: settings.http,
             }),
             log_filter: LogFilter::default(),
+            session: 0,
         }
     }
 
@@ -205,11 +220,75 @@ impl ToolServer {
         })
     }
 
+    /// The prompts this server lists, as clients see them.
+    pub fn prompts(&self) -> &[PromptInfo] {
+        self.shared.catalog.prompts.infos()
+    }
+
+    /// The resources with a fixed URI this server lists, as clients see them.
+    pub fn resources(&self) -> &[ResourceInfo] {
+        self.shared.catalog.resources.infos()
+    }
+
+    /// The resource templates this server lists, as clients see them.
+    pub fn resource_templates(&self) -> &[ResourceTemplateInfo] {
+        self.shared.catalog.resources.template_infos()
+    }
+
+    /// Tells every session that subscribed to `uri` (`resources/subscribe`) that the
+    /// resource changed, with `notifications/resources/updated`; returns how many
+    /// sessions were told. A session that has ended is forgotten.
+    ///
+    /// ```standalone_crate
+    /// /// The current settings.
+    /// #[mcp_tool::mcp_resource(uri = "config://settings")]
+    /// fn settings() -> String {
+    ///     "verbose = true".to_owned()
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let server = mcp_tool::Server::from_registry("config", "1.0.0").build()?;
+    /// // No session has subscribed yet.
+    /// assert_eq!(server.notify_resource_updated("config://settings").await, 0);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn notify_resource_updated(&self, uri: &str) -> usize {
+        self.shared.catalog.updated(uri).await
+    }
+
+    /// Renders a prompt outside any session, as `prompts/get` would.
+    pub async fn get_prompt(
+        &self,
+        name: &str,
+        arguments: serde_json::Map<String, Value>,
+    ) -> Result<PromptResult, CallError> {
+        let prompts = &self.shared.catalog.prompts;
+        prompts.get(name, arguments, self.scope(None)).await
+    }
+
+    /// Reads a resource outside any session, as `resources/read` would.
+    pub async fn read_resource(&self, uri: &str) -> Result<Vec<ResourceContents>, CallError> {
+        self.shared.catalog.read(uri, self.scope(None)).await
+    }
+
+    fn scope<'a>(&'a self, request: Option<&'a RequestContext<RoleServer>>) -> Scope<'a> {
+        Scope {
+            request,
+            state: &self.shared.state,
+            log_filter: &self.log_filter,
+            detail: self.shared.detail,
+            timeout: self.shared.timeout,
+        }
+    }
+
     /// A new session over the same tools, with its own `logging/setLevel`.
     pub(crate) fn session(&self) -> Self {
         Self {
             shared: Arc::clone(&self.shared),
             log_filter: LogFilter::default(),
+            session: self.shared.sessions.fetch_add(1, Ordering::Relaxed) + 1,
         }
     }
 
@@ -313,7 +392,7 @@ impl ToolServer {
         match outcome {
             Ok(reply) => tool.reply(reply),
             Err(failure) => bridge::error_result(failure_report::failure(
-                tool.entry.name(),
+                Subject::Tool(tool.entry.name()),
                 failure,
                 input.args(),
                 self.shared.detail,
@@ -341,18 +420,7 @@ impl ToolServer {
 
 fn unknown_tool<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> CallError {
     let suggestions = suggest::ranked(name, known);
-    let hint = match suggestions.as_slice() {
-        [] => String::new(),
-        [one] => format!("; did you mean `{one}`?"),
-        many => format!(
-            "; did you mean one of {}?",
-            many.iter()
-                .take(3)
-                .map(|s| format!("`{s}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    };
+    let hint = suggest::did_you_mean(&suggestions);
     // The requested name is echoed only as a key the client chose, clipped.
     let shown: String = name.chars().take(64).collect();
     CallError::UnknownTool {
@@ -360,110 +428,6 @@ fn unknown_tool<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> CallErr
         message: masking::mask_failure(&format!("unknown tool `{shown}`{hint}")).into_owned(),
         suggestions: suggestions.into_iter().map(str::to_owned).collect(),
     }
-}
-
-impl ServerHandler for ToolServer {
-    fn get_info(&self) -> ServerConfig {
-        self.shared.info.clone()
-    }
-
-    async fn list_tools(
-        &self,
-        request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<ListToolsResult, ErrorData> {
-        if request.as_ref().and_then(|r| r.cursor.as_ref()).is_some() {
-            return Err(ErrorData::invalid_params(
-                "invalid cursor: this server lists every tool in one page",
-                None,
-            ));
-        }
-        Ok(ListToolsResult::with_all_items(self.shared.listing.clone()))
-    }
-
-    fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.find(name).map(|t| t.tool.clone())
-    }
-
-    async fn call_tool(
-        &self,
-        request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        // As `call`, inline: a call that ended before its tool ran awaits no future.
-        let Some(tool) = self.find(&request.name) else {
-            return Err(bridge::error_data(self.unknown_tool(&request.name)));
-        };
-        let calls = self.shared.calls.as_ref();
-        let input = CallInput::new(
-            tool.entry.name(),
-            request.arguments.unwrap_or_default(),
-            Some(&context),
-            &self.shared.state,
-            &self.log_filter,
-            calls.is_some(),
-        );
-        let mut running = (tool.entry.spec().call)(&input);
-        if let Some(failure) = running.ended() {
-            return Ok(self.answer(tool, Err(failure), &input).into());
-        }
-        let outcome = match (calls, tool.timeout) {
-            (None, Some(limit)) => Cancellable::new(timed(limit, &mut running), &context.ct).await,
-            (None, None) => Cancellable::new(&mut running, &context.ct).await,
-            (Some(calls), limit) => {
-                Cancellable::new(queued(calls, limit, &mut running), &context.ct).await
-            }
-        };
-        let Some(outcome) = outcome else {
-            return Err(cancelled(tool.entry.name(), &context));
-        };
-        if let Err(Failure::Tool(error)) = &outcome
-            && let Some(capability) = error.missing()
-            && context
-                .protocol_version()
-                .is_some_and(|version| !version.has_initialize())
-        {
-            // From protocol 2026-07-28 on, the request is refused, not answered.
-            tracing::info!(
-                tool = tool.entry.name(),
-                capability,
-                "the call needs a capability the client did not declare"
-            );
-            return Err(bridge::missing_capability(capability));
-        }
-        Ok(self.answer(tool, outcome, &input).into())
-    }
-
-    // A request rmcp did not recognise: a known method whose `params` it could not
-    // read gets `invalid params`, as over stdio, where the line transport answers it first;
-    // a method the request's protocol removed, `method not found`.
-    async fn on_custom_request(
-        &self,
-        request: CustomRequest,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CustomResult, ErrorData> {
-        let protocol = context.protocol_version();
-        let protocol = protocol.as_ref().map(ProtocolVersion::as_str);
-        Err(wire::custom_request_error(&request.method, protocol))
-    }
-
-    #[allow(deprecated)] // SEP-2577: logging stays for clients of earlier protocols.
-    async fn set_level(
-        &self,
-        request: SetLevelRequestParams,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        self.log_filter.set(bridge::log_level(request.level));
-        Ok(())
-    }
-}
-
-/// A running call, ended by `limit` if it takes longer. Boxed, so that the timer's
-/// state does not weigh on calls without one.
-async fn timed(limit: Duration, running: &mut ToolFuture) -> Outcome {
-    Box::pin(tokio::time::timeout(limit, running))
-        .await
-        .unwrap_or(Err(Failure::Timeout(limit)))
 }
 
 /// A running call that first waits for a permit among the server's concurrent calls,
@@ -482,12 +446,4 @@ async fn queued(calls: &Semaphore, limit: Option<Duration>, running: &mut ToolFu
         }
     })
     .await
-}
-
-/// A call the client cancelled: its tool's future was dropped; rmcp sends no reply to a
-/// cancelled request, as the specification asks, so this error goes nowhere.
-#[cold]
-fn cancelled(tool: &str, context: &RequestContext<RoleServer>) -> ErrorData {
-    tracing::info!(tool, request = %context.id, "the client cancelled the call; no reply is sent");
-    ErrorData::new(ErrorCode(-32800), "the request was cancelled", None)
 }

@@ -18,6 +18,7 @@ fn root(config: State<Config>) -> String {
 fn a_state_never_given_fails_the_build() {
     let error = Server::from_registry("missing", "1").build().unwrap_err();
     let ServerError::MissingState {
+        kind,
         tool,
         location,
         type_name,
@@ -25,7 +26,7 @@ fn a_state_never_given_fails_the_build() {
     else {
         panic!("expected MissingState, got {error:?}");
     };
-    assert_eq!(tool, "root");
+    assert_eq!((*kind, tool.as_str()), ("tool", "root"));
     assert!(location.ends_with("missing_state.rs:13"), "{location}");
     assert!(type_name.ends_with("Config"), "{type_name}");
     let message = error.to_string();

@@ -1,5 +1,5 @@
-//! What a server sends a client during a call besides the reply: progress and log
-//! messages.
+//! What a server sends a client besides replies: progress and log messages during a
+//! call, and news of a changed resource.
 
 use serde_json::Value;
 
@@ -14,6 +14,8 @@ pub enum Notification {
     Progress(Progress),
     /// `notifications/message`.
     Log(LogMessage),
+    /// `notifications/resources/updated`: the resource at this URI changed.
+    ResourceUpdated(String),
 }
 
 /// One `notifications/progress`.
@@ -64,6 +66,9 @@ impl Notification {
                     .map(str::to_owned),
                 data: params.get("data")?.clone(),
             })),
+            "notifications/resources/updated" => Some(Notification::ResourceUpdated(
+                params.get("uri")?.as_str()?.to_owned(),
+            )),
             _ => None,
         }
     }

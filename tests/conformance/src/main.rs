@@ -1,6 +1,7 @@
 //! The server the official MCP conformance suite (`@modelcontextprotocol/conformance`)
-//! tests, run by `scripts/conformance.sh`: every tool its server scenarios call, written
-//! with `#[mcp_tool]` and served by `mcp_tool::Server` alone.
+//! tests, run by `scripts/conformance.sh`: every tool, prompt and resource its server
+//! scenarios use, written with `#[mcp_tool]`, `#[mcp_prompt]` and `#[mcp_resource]` and
+//! served by `mcp_tool::Server` alone.
 //!
 //! ```text
 //! conformance-server --port 3001            # serves http://127.0.0.1:3001/mcp
@@ -8,6 +9,7 @@
 //! ```
 
 mod asking;
+mod catalog;
 mod tools;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};

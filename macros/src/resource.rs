@@ -1,0 +1,299 @@
+//! `#[mcp_resource]`: what only a resource checks and generates: its address (a URI, or
+//! an RFC 6570 template whose variables are the function's parameters, checked against
+//! them here) and its MIME type. Its parameters are read and checked as a tool's are.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::{ItemFn, LitStr};
+
+use crate::errors::Errors;
+use crate::expand::{self, Names};
+use crate::metadata::{self, Metadata};
+use crate::model::{Output, Param};
+use crate::parse::{self, ResourceArgs};
+use crate::validate::{self, Kind};
+
+const RESOURCE: Kind = Kind {
+    noun: "resource",
+    attribute: "mcp_resource",
+};
+
+/// Where a resource is.
+#[derive(Debug)]
+enum Address {
+    Uri(String),
+    /// The template, and the names of its variables.
+    Template(String, Vec<String>),
+}
+
+/// One resource, valid.
+#[derive(Debug)]
+pub(crate) struct Resource {
+    address: Address,
+    name: String,
+    description: String,
+    title: Option<String>,
+    mime_type: Option<String>,
+    metadata: Metadata,
+    krate: syn::Path,
+    function: ItemFn,
+    output: Output,
+    params: Vec<Param>,
+}
+
+/// The valid resource, or `None` when `errors` holds any mistake (from parsing too).
+pub(crate) fn validate(
+    parsed: &parse::Tool<ResourceArgs>,
+    errors: &mut Errors,
+) -> Option<Resource> {
+    let sig = &parsed.function.sig;
+    let args = &parsed.args;
+    validate::check_signature(sig, RESOURCE, errors);
+    let name = validate::name(RESOURCE, args.name.as_ref(), sig, errors);
+    let description = validate::description(
+        RESOURCE,
+        args.description.as_ref(),
+        parsed.doc.as_deref(),
+        sig,
+        errors,
+    );
+    let metadata = metadata::metadata(None, args.icons.as_deref(), args.meta.as_ref(), errors);
+    let params: Vec<Param> = (parsed.params.iter())
+        .map(|p| validate::param(p, errors))
+        .collect();
+    let address = address(parsed, errors);
+    if let Some(Address::Template(_, variables)) = &address
+        && let Some(template) = &args.template
+    {
+        for variable in variables {
+            if !params.iter().any(|param| param.ident == variable) {
+                errors.push(syn::Error::new_spanned(
+                    template,
+                    format!(
+                        "the template's variable `{{{variable}}}` names no parameter of the \
+                         function: add a parameter `{variable}`, or remove the variable"
+                    ),
+                ));
+            }
+        }
+    }
+    let mime_type = args
+        .mime_type
+        .as_ref()
+        .and_then(|lit| mime_type(lit, errors));
+    if !errors.is_empty() {
+        return None;
+    }
+    Some(Resource {
+        address: address?,
+        name,
+        description,
+        title: args.title.as_ref().map(LitStr::value),
+        mime_type,
+        metadata,
+        krate: (args.krate.clone()).unwrap_or_else(|| syn::parse_quote!(::mcp_tool)),
+        function: parsed.function.clone(),
+        output: validate::output(sig),
+        params,
+    })
+}
+
+/// `uri = "..."` or `template = "..."`: exactly one, well formed.
+fn address(parsed: &parse::Tool<ResourceArgs>, errors: &mut Errors) -> Option<Address> {
+    match (&parsed.args.uri, &parsed.args.template) {
+        (Some(uri), None) => {
+            let text = uri.value();
+            let problem = if text.contains('{') {
+                Some(format!(
+                    "`{text}` holds a variable: write `template = \"{text}\"` for a URI template"
+                ))
+            } else if !has_scheme(&text) {
+                Some(format!(
+                    "`{text}` is not a URI: start it with a scheme, as in `config://app` or \
+                     `file:///notes.md`"
+                ))
+            } else {
+                None
+            };
+            match problem {
+                Some(problem) => {
+                    errors.push(syn::Error::new_spanned(uri, problem));
+                    None
+                }
+                None => Some(Address::Uri(text)),
+            }
+        }
+        (None, Some(template)) => template_variables(template, errors)
+            .map(|variables| Address::Template(template.value(), variables)),
+        (Some(_), Some(template)) => {
+            errors.push(syn::Error::new_spanned(
+                template,
+                "a resource has `uri` or `template`, not both: `uri` for one resource, \
+                 `template` for a family of them",
+            ));
+            None
+        }
+        (None, None) => {
+            errors.push(syn::Error::new_spanned(
+                &parsed.function.sig.ident,
+                "a resource needs its address: `#[mcp_resource(uri = \"config://app\")]` for \
+                 one resource, or `#[mcp_resource(template = \"notes://{title}\")]` for a family \
+                 of them, each variable a parameter",
+            ));
+            None
+        }
+    }
+}
+
+fn has_scheme(uri: &str) -> bool {
+    match uri.split_once(':') {
+        Some((scheme, _)) => {
+            scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+                && (scheme.chars()).all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+        }
+        None => false,
+    }
+}
+
+/// The variables of an RFC 6570 template, of the forms the runtime matches: `{name}` and
+/// `{+name}`.
+fn template_variables(template: &LitStr, errors: &mut Errors) -> Option<Vec<String>> {
+    let text = template.value();
+    if !has_scheme(&text) {
+        errors.push(syn::Error::new_spanned(
+            template,
+            format!(
+                "`{text}` is not a URI template: start it with a scheme, as in `notes://{{title}}`"
+            ),
+        ));
+        return None;
+    }
+    let mut variables = Vec::new();
+    let mut rest = text.as_str();
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('}') else {
+            errors.push(syn::Error::new_spanned(template, "a `{` is never closed"));
+            return None;
+        };
+        let expression = &after[..close];
+        let name = expression.strip_prefix('+').unwrap_or(expression);
+        let valid = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !valid {
+            errors.push(syn::Error::new_spanned(
+                template,
+                format!(
+                    "`{{{expression}}}` is not a variable a resource can bind: write `{{name}}` \
+                     for one path segment or `{{+name}}` for a path that may hold `/`, where \
+                     `name` is a parameter of the function"
+                ),
+            ));
+            return None;
+        }
+        if variables.iter().any(|known| known == name) {
+            errors.push(syn::Error::new_spanned(
+                template,
+                format!("the variable `{name}` is in the template twice: keep one"),
+            ));
+            return None;
+        }
+        variables.push(name.to_owned());
+        rest = &after[close + 1..];
+    }
+    if variables.is_empty() {
+        errors.push(syn::Error::new_spanned(
+            template,
+            "this template has no variable: write `uri = \"...\"` for a resource with one URI",
+        ));
+        return None;
+    }
+    Some(variables)
+}
+
+fn mime_type(lit: &LitStr, errors: &mut Errors) -> Option<String> {
+    let text = lit.value();
+    let valid = text
+        .split_once('/')
+        .is_some_and(|(kind, sub)| !kind.is_empty() && !sub.is_empty() && !text.contains(' '));
+    if valid {
+        return Some(text);
+    }
+    errors.push(syn::Error::new_spanned(
+        lit,
+        format!("`{text}` is not a MIME type: write one such as `text/plain` or `image/png`"),
+    ));
+    None
+}
+
+/// The function, then the items that make it a resource.
+pub(crate) fn expand(resource: &Resource) -> TokenStream {
+    let names = Names::new(&resource.function.sig.ident);
+    let p = names.private();
+    let krate = &names.krate;
+    let params = expand::param_items(&resource.params, &resource.function, &names);
+    // A parameter that is no template variable must be one the server gives.
+    let variables: &[String] = match &resource.address {
+        Address::Uri(_) => &[],
+        Address::Template(_, variables) => variables,
+    };
+    let not_variables = resource
+        .params
+        .iter()
+        .enumerate()
+        .filter_map(|(index, param)| {
+            if variables.iter().any(|variable| param.ident == variable) {
+                return None;
+            }
+            // Every token on the parameter, so that the error points there.
+            let span = param.ident.span();
+            let krate = syn::Ident::new(&names.krate.to_string(), span);
+            let param_type = syn::Ident::new(&names.param_type(index).to_string(), span);
+            Some(quote_spanned! {span=>
+                const _: () = #krate::__private::no_template_variable(#param_type.kind);
+            })
+        });
+    let ty = &resource.output.ty;
+    let convert = quote_spanned!(resource.output.span=> #p::resource_reply::<#ty>);
+    let call = expand::call_fn(
+        &resource.params,
+        &resource.function,
+        &names,
+        quote!(#p::CallFuture<#p::ResourceReply>),
+        convert,
+    );
+    let (completer_items, completers) = expand::completers(&resource.params, &names);
+    let address = match &resource.address {
+        Address::Uri(uri) => quote!(#p::Address::Uri(#uri)),
+        Address::Template(template, _) => quote!(#p::Address::Template(#template)),
+    };
+    let (name, description) = (&resource.name, &resource.description);
+    let title = expand::option_str(resource.title.as_deref());
+    let mime_type = expand::option_str(resource.mime_type.as_deref());
+    let icons = &resource.metadata.icons;
+    let meta = expand::option_str(resource.metadata.meta.as_deref());
+    let (params_static, call_fn) = (&names.params, &names.call);
+    let location = expand::location(&names);
+    let registration = quote! {
+        #p::inventory::submit! {
+            #krate::ResourceEntry::__new(#p::ResourceSpec {
+                address: #address,
+                name: #name,
+                description: #description,
+                title: #title,
+                mime_type: #mime_type,
+                icons: &[#(#icons),*],
+                meta: #meta,
+                params: &#params_static,
+                completions: &#completers,
+                call: #call_fn,
+                #location
+            })
+        }
+    };
+    expand::wrap(
+        &resource.function,
+        &resource.krate,
+        &names,
+        quote!(#params #(#not_variables)* #call #completer_items #registration),
+    )
+}

@@ -1,0 +1,163 @@
+//! What a server offers besides tools: its prompts and resources, their listings as rmcp
+//! sends them (converted once), the subscriptions to resources, and the answers to the
+//! requests about them.
+
+use rmcp::model as sdk;
+use rmcp::{Peer, RoleServer};
+
+use crate::bridge::{self, Extras};
+use crate::error::{CallError, ServerError};
+use crate::invoke::Scope;
+use crate::model::{Completion, PromptResult, ResourceContents};
+use crate::prompt::PromptEntry;
+use crate::prompt_set::Prompts;
+use crate::resource::ResourceEntry;
+use crate::resource_set::Resources;
+use crate::subscriptions::Subscriptions;
+
+/// A server's prompts and resources.
+#[derive(Debug, Default)]
+pub(crate) struct Catalog {
+    pub(crate) prompts: Prompts,
+    pub(crate) resources: Resources,
+    prompt_listing: Vec<sdk::Prompt>,
+    resource_listing: Vec<sdk::Resource>,
+    template_listing: Vec<sdk::ResourceTemplate>,
+    subscriptions: Subscriptions,
+}
+
+impl Catalog {
+    pub(crate) fn new(
+        prompts: Vec<&'static PromptEntry>,
+        resources: Vec<&'static ResourceEntry>,
+    ) -> Result<Self, ServerError> {
+        let prompt_extras: Vec<Extras> = {
+            let mut sorted = prompts.clone();
+            sorted.sort_by_key(|entry| entry.name());
+            (sorted.iter())
+                .map(|entry| Extras {
+                    icons: entry.spec().icons,
+                    meta: entry.spec().meta,
+                })
+                .collect()
+        };
+        let extras_of = |uri: &str| {
+            (resources.iter()).find(|entry| entry.uri() == uri).map_or(
+                Extras {
+                    icons: &[],
+                    meta: None,
+                },
+                |entry| Extras {
+                    icons: entry.spec().icons,
+                    meta: entry.spec().meta,
+                },
+            )
+        };
+        let built_prompts = Prompts::new(prompts);
+        let built_resources = Resources::new(resources.clone())?;
+        let prompt_listing = (built_prompts.infos().iter())
+            .zip(prompt_extras)
+            .map(|(info, extras)| bridge::sdk_prompt(info, extras))
+            .collect();
+        let resource_listing = (built_resources.infos().iter())
+            .map(|info| bridge::sdk_resource(info, extras_of(&info.uri)))
+            .collect();
+        let template_listing = (built_resources.template_infos().iter())
+            .map(|info| bridge::sdk_template(info, extras_of(&info.uri_template)))
+            .collect();
+        Ok(Self {
+            prompts: built_prompts,
+            resources: built_resources,
+            prompt_listing,
+            resource_listing,
+            template_listing,
+            subscriptions: Subscriptions::default(),
+        })
+    }
+
+    /// Whether any prompt argument or template variable has a completion function.
+    pub(crate) fn completes(&self) -> bool {
+        self.prompts.complete_any() || self.resources.complete_any()
+    }
+
+    pub(crate) fn prompt_listing(&self) -> Result<sdk::ListPromptsResult, sdk::ErrorData> {
+        if self.prompts.is_empty() {
+            return Err(sdk::ErrorData::method_not_found::<
+                sdk::ListPromptsRequestMethod,
+            >());
+        }
+        Ok(sdk::ListPromptsResult::with_all_items(
+            self.prompt_listing.clone(),
+        ))
+    }
+
+    pub(crate) fn resource_listing(&self) -> Result<sdk::ListResourcesResult, sdk::ErrorData> {
+        if self.resources.is_empty() {
+            return Err(sdk::ErrorData::method_not_found::<
+                sdk::ListResourcesRequestMethod,
+            >());
+        }
+        Ok(sdk::ListResourcesResult::with_all_items(
+            self.resource_listing.clone(),
+        ))
+    }
+
+    pub(crate) fn template_listing(
+        &self,
+    ) -> Result<sdk::ListResourceTemplatesResult, sdk::ErrorData> {
+        if self.resources.is_empty() {
+            return Err(sdk::ErrorData::method_not_found::<
+                sdk::ListResourceTemplatesRequestMethod,
+            >());
+        }
+        Ok(sdk::ListResourceTemplatesResult::with_all_items(
+            self.template_listing.clone(),
+        ))
+    }
+
+    pub(crate) async fn get_prompt(
+        &self,
+        request: sdk::GetPromptRequestParams,
+        scope: Scope<'_>,
+    ) -> Result<PromptResult, CallError> {
+        let arguments = request.arguments.unwrap_or_default();
+        self.prompts.get(&request.name, arguments, scope).await
+    }
+
+    pub(crate) async fn read(
+        &self,
+        uri: &str,
+        scope: Scope<'_>,
+    ) -> Result<Vec<ResourceContents>, CallError> {
+        self.resources.read(uri, scope).await
+    }
+
+    pub(crate) fn complete(
+        &self,
+        request: &sdk::CompleteRequestParams,
+    ) -> Result<Completion, CallError> {
+        let argument = &request.argument;
+        match &request.r#ref {
+            sdk::Reference::Prompt(prompt) => {
+                (self.prompts).complete(&prompt.name, &argument.name, &argument.value)
+            }
+            sdk::Reference::Resource(template) => {
+                (self.resources).complete(&template.uri, &argument.name, &argument.value)
+            }
+            // A kind of reference this version does not know: nothing to suggest.
+            _ => Ok(Completion::default()),
+        }
+    }
+
+    pub(crate) fn subscribe(&self, uri: String, session: u64, peer: Peer<RoleServer>) {
+        self.subscriptions.subscribe(uri, session, peer);
+    }
+
+    pub(crate) fn unsubscribe(&self, uri: &str, session: u64) {
+        self.subscriptions.unsubscribe(uri, session);
+    }
+
+    pub(crate) async fn updated(&self, uri: &str) -> usize {
+        self.subscriptions.updated(uri).await
+    }
+}
