@@ -3,6 +3,7 @@
 //! requests about them.
 
 use rmcp::model as sdk;
+use rmcp::service::SubscriptionContext;
 use rmcp::{Peer, RoleServer};
 
 use crate::bridge::{self, Extras};
@@ -159,5 +160,26 @@ impl Catalog {
 
     pub(crate) async fn updated(&self, uri: &str) -> usize {
         self.subscriptions.updated(uri).await
+    }
+
+    /// What a `subscriptions/listen` stream may carry: updates of the resources it asks
+    /// for, on a server that has resources.
+    pub(crate) fn accepted(
+        &self,
+        requested: &sdk::SubscriptionFilter,
+    ) -> Option<sdk::SubscriptionFilter> {
+        if self.resources.is_empty() {
+            return None;
+        }
+        let mut accepted = sdk::SubscriptionFilter::new();
+        accepted.resource_subscriptions = requested.resource_subscriptions.clone();
+        Some(accepted)
+    }
+
+    /// Serves one `subscriptions/listen` stream until the client ends it.
+    pub(crate) async fn listen(&self, context: SubscriptionContext) {
+        let stream = self.subscriptions.open(context.sink().clone());
+        context.cancelled().await;
+        self.subscriptions.close(stream);
     }
 }

@@ -1,10 +1,15 @@
-//! `resources/subscribe`: which sessions asked to hear of changes to which URI, and the
-//! `notifications/resources/updated` they get when the server says one changed.
+//! Subscriptions to resources: which sessions asked to hear of changes to which URI
+//! (`resources/subscribe`, before protocol 2026-07-28), which `subscriptions/listen`
+//! streams are open (from 2026-07-28 on, SEP-2575), and the
+//! `notifications/resources/updated` they get when the server says a resource changed.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use rmcp::model::ResourceUpdatedNotificationParam;
+use rmcp::model::{
+    ResourceUpdatedNotification, ResourceUpdatedNotificationParam, ServerNotification,
+};
+use rmcp::service::SubscriptionSink;
 use rmcp::{Peer, RoleServer};
 
 /// The sessions (by id) subscribed to one URI, with their peers.
@@ -14,6 +19,9 @@ type Subscribers = Vec<(u64, Peer<RoleServer>)>;
 #[derive(Debug, Default)]
 pub(crate) struct Subscriptions {
     by_uri: Mutex<HashMap<String, Subscribers>>,
+    /// The open `subscriptions/listen` streams, by a number of their own; each sink
+    /// passes only what its stream accepted.
+    streams: Mutex<Vec<(u64, SubscriptionSink)>>,
 }
 
 impl Subscriptions {
@@ -35,9 +43,43 @@ impl Subscriptions {
         }
     }
 
+    /// Keeps `sink` until [`close`](Self::close) is called with the number it returns.
+    pub(crate) fn open(&self, sink: SubscriptionSink) -> u64 {
+        let mut streams = relock(&self.streams);
+        let number = streams.last().map_or(0, |(n, _)| n + 1);
+        streams.push((number, sink));
+        number
+    }
+
+    pub(crate) fn close(&self, number: u64) {
+        relock(&self.streams).retain(|(n, _)| *n != number);
+    }
+
     /// Tells every session subscribed to `uri` that it changed; a session that has ended
-    /// is forgotten. Returns how many sessions were told.
+    /// is forgotten. Returns how many sessions and streams were told.
     pub(crate) async fn updated(&self, uri: &str) -> usize {
+        let streams: Vec<SubscriptionSink> = (relock(&self.streams).iter())
+            .filter(|(_, sink)| {
+                (sink.accepted().resource_subscriptions.as_ref())
+                    .is_some_and(|uris| uris.iter().any(|u| u == uri))
+            })
+            .map(|(_, sink)| sink.clone())
+            .collect();
+        let mut told_streams = 0;
+        for sink in streams {
+            let param = ResourceUpdatedNotificationParam::new(uri);
+            let notification = ResourceUpdatedNotification::new(param);
+            let sent = sink.send(ServerNotification::ResourceUpdatedNotification(
+                notification,
+            ));
+            if sent.await.is_ok() {
+                told_streams += 1;
+            }
+        }
+        told_streams + self.updated_sessions(uri).await
+    }
+
+    async fn updated_sessions(&self, uri: &str) -> usize {
         let peers: Vec<(u64, Peer<RoleServer>)> = self.lock().get(uri).cloned().unwrap_or_default();
         let mut told = 0;
         for (session, peer) in peers {
@@ -51,9 +93,13 @@ impl Subscriptions {
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Subscribers>> {
-        // A panic while holding the lock leaves the map whole: every change is one call.
-        self.by_uri
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        relock(&self.by_uri)
     }
+}
+
+/// A panic while holding a lock leaves the data whole: every change is one call.
+fn relock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
