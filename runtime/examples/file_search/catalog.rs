@@ -31,11 +31,17 @@ fn file(root: State<Root>, path: String) -> Result<ResourceContents, ToolError> 
         .map_err(|error| ToolError::new(format!("cannot read `{path}`: {}", error.kind())))?;
     let uri = format!("files:///{path}");
     let guessed = mime_guess::from_path(&full).first_raw();
-    Ok(match String::from_utf8(bytes) {
+    // Text is UTF-8 without NUL bytes, as `git` tells text from binary.
+    let text = if bytes.contains(&0) {
+        Err(bytes)
+    } else {
+        String::from_utf8(bytes).map_err(|not_text| not_text.into_bytes())
+    };
+    Ok(match text {
         Ok(text) => {
             ResourceContents::text(uri, text).with_mime_type(guessed.unwrap_or("text/plain"))
         }
-        Err(not_text) => ResourceContents::blob(uri, not_text.into_bytes())
+        Err(bytes) => ResourceContents::blob(uri, bytes)
             .with_mime_type(guessed.unwrap_or("application/octet-stream")),
     })
 }
