@@ -5,67 +5,34 @@
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
-use syn::{ItemFn, LitStr};
 
 use crate::errors::Errors;
 use crate::expand::{self, Names};
-use crate::metadata::{self, Metadata};
-use crate::model::{Output, Param};
 use crate::parse::{self, PromptArgs};
-use crate::validate::{self, Kind};
+use crate::validate::{self, Item, ItemKeys, Kind};
 
 const PROMPT: Kind = Kind {
     noun: "prompt",
     attribute: "mcp_prompt",
 };
 
-/// One prompt, valid.
-#[derive(Debug)]
-pub(crate) struct Prompt {
-    name: String,
-    description: String,
-    title: Option<String>,
-    metadata: Metadata,
-    krate: syn::Path,
-    function: ItemFn,
-    output: Output,
-    params: Vec<Param>,
-}
-
 /// The valid prompt, or `None` when `errors` holds any mistake (from parsing too).
-pub(crate) fn validate(parsed: &parse::Tool<PromptArgs>, errors: &mut Errors) -> Option<Prompt> {
-    let sig = &parsed.function.sig;
+pub(crate) fn validate(parsed: &parse::Tool<PromptArgs>, errors: &mut Errors) -> Option<Item> {
     let args = &parsed.args;
-    validate::check_signature(sig, PROMPT, errors);
-    let name = validate::name(PROMPT, args.name.as_ref(), sig, errors);
-    let description = validate::description(
-        PROMPT,
-        args.description.as_ref(),
-        parsed.doc.as_deref(),
-        sig,
-        errors,
-    );
-    let metadata = metadata::metadata(None, args.icons.as_deref(), args.meta.as_ref(), errors);
-    let params: Vec<Param> = (parsed.params.iter())
-        .map(|p| validate::param(p, errors))
-        .collect();
-    if !errors.is_empty() {
-        return None;
-    }
-    Some(Prompt {
-        name,
-        description,
-        title: args.title.as_ref().map(LitStr::value),
-        metadata,
-        krate: (args.krate.clone()).unwrap_or_else(|| syn::parse_quote!(::mcp_tool)),
-        function: parsed.function.clone(),
-        output: validate::output(sig),
-        params,
-    })
+    let keys = ItemKeys {
+        name: args.name.as_ref(),
+        description: args.description.as_ref(),
+        title: args.title.as_ref(),
+        icons: args.icons.as_deref(),
+        meta: args.meta.as_ref(),
+        krate: args.krate.as_ref(),
+    };
+    let prompt = validate::item(PROMPT, parsed, keys, errors);
+    errors.is_empty().then_some(prompt)
 }
 
 /// The function, then the items that make it a prompt.
-pub(crate) fn expand(prompt: &Prompt) -> TokenStream {
+pub(crate) fn expand(prompt: &Item) -> TokenStream {
     let names = Names::new(&prompt.function.sig.ident);
     let p = names.private();
     let krate = &names.krate;

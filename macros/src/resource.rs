@@ -4,14 +4,12 @@
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
-use syn::{ItemFn, LitStr};
+use syn::LitStr;
 
 use crate::errors::Errors;
 use crate::expand::{self, Names};
-use crate::metadata::{self, Metadata};
-use crate::model::{Output, Param};
 use crate::parse::{self, ResourceArgs};
-use crate::validate::{self, Kind};
+use crate::validate::{self, Item, ItemKeys, Kind};
 
 const RESOURCE: Kind = Kind {
     noun: "resource",
@@ -29,16 +27,9 @@ enum Address {
 /// One resource, valid.
 #[derive(Debug)]
 pub(crate) struct Resource {
+    item: Item,
     address: Address,
-    name: String,
-    description: String,
-    title: Option<String>,
     mime_type: Option<String>,
-    metadata: Metadata,
-    krate: syn::Path,
-    function: ItemFn,
-    output: Output,
-    params: Vec<Param>,
 }
 
 /// The valid resource, or `None` when `errors` holds any mistake (from parsing too).
@@ -46,27 +37,22 @@ pub(crate) fn validate(
     parsed: &parse::Tool<ResourceArgs>,
     errors: &mut Errors,
 ) -> Option<Resource> {
-    let sig = &parsed.function.sig;
     let args = &parsed.args;
-    validate::check_signature(sig, RESOURCE, errors);
-    let name = validate::name(RESOURCE, args.name.as_ref(), sig, errors);
-    let description = validate::description(
-        RESOURCE,
-        args.description.as_ref(),
-        parsed.doc.as_deref(),
-        sig,
-        errors,
-    );
-    let metadata = metadata::metadata(None, args.icons.as_deref(), args.meta.as_ref(), errors);
-    let params: Vec<Param> = (parsed.params.iter())
-        .map(|p| validate::param(p, errors))
-        .collect();
+    let keys = ItemKeys {
+        name: args.name.as_ref(),
+        description: args.description.as_ref(),
+        title: args.title.as_ref(),
+        icons: args.icons.as_deref(),
+        meta: args.meta.as_ref(),
+        krate: args.krate.as_ref(),
+    };
+    let item = validate::item(RESOURCE, parsed, keys, errors);
     let address = address(parsed, errors);
     if let Some(Address::Template(_, variables)) = &address
         && let Some(template) = &args.template
     {
         for variable in variables {
-            if !params.iter().any(|param| param.ident == variable) {
+            if !item.params.iter().any(|param| param.ident == variable) {
                 errors.push(syn::Error::new_spanned(
                     template,
                     format!(
@@ -77,24 +63,14 @@ pub(crate) fn validate(
             }
         }
     }
-    let mime_type = args
-        .mime_type
-        .as_ref()
-        .and_then(|lit| mime_type(lit, errors));
+    let mime_type = (args.mime_type.as_ref()).and_then(|lit| mime_type(lit, errors));
     if !errors.is_empty() {
         return None;
     }
     Some(Resource {
+        item,
         address: address?,
-        name,
-        description,
-        title: args.title.as_ref().map(LitStr::value),
         mime_type,
-        metadata,
-        krate: (args.krate.clone()).unwrap_or_else(|| syn::parse_quote!(::mcp_tool)),
-        function: parsed.function.clone(),
-        output: validate::output(sig),
-        params,
     })
 }
 
@@ -227,16 +203,17 @@ fn mime_type(lit: &LitStr, errors: &mut Errors) -> Option<String> {
 
 /// The function, then the items that make it a resource.
 pub(crate) fn expand(resource: &Resource) -> TokenStream {
-    let names = Names::new(&resource.function.sig.ident);
+    let names = Names::new(&resource.item.function.sig.ident);
     let p = names.private();
     let krate = &names.krate;
-    let params = expand::param_items(&resource.params, &resource.function, &names);
+    let params = expand::param_items(&resource.item.params, &resource.item.function, &names);
     // A parameter that is no template variable must be one the server gives.
     let variables: &[String] = match &resource.address {
         Address::Uri(_) => &[],
         Address::Template(_, variables) => variables,
     };
     let not_variables = resource
+        .item
         .params
         .iter()
         .enumerate()
@@ -252,25 +229,25 @@ pub(crate) fn expand(resource: &Resource) -> TokenStream {
                 const _: () = #krate::__private::no_template_variable(#param_type.kind);
             })
         });
-    let ty = &resource.output.ty;
-    let convert = quote_spanned!(resource.output.span=> #p::resource_reply::<#ty>);
+    let ty = &resource.item.output.ty;
+    let convert = quote_spanned!(resource.item.output.span=> #p::resource_reply::<#ty>);
     let call = expand::call_fn(
-        &resource.params,
-        &resource.function,
+        &resource.item.params,
+        &resource.item.function,
         &names,
         quote!(#p::CallFuture<#p::ResourceReply>),
         convert,
     );
-    let (completer_items, completers) = expand::completers(&resource.params, &names);
+    let (completer_items, completers) = expand::completers(&resource.item.params, &names);
     let address = match &resource.address {
         Address::Uri(uri) => quote!(#p::Address::Uri(#uri)),
         Address::Template(template, _) => quote!(#p::Address::Template(#template)),
     };
-    let (name, description) = (&resource.name, &resource.description);
-    let title = expand::option_str(resource.title.as_deref());
+    let (name, description) = (&resource.item.name, &resource.item.description);
+    let title = expand::option_str(resource.item.title.as_deref());
     let mime_type = expand::option_str(resource.mime_type.as_deref());
-    let icons = &resource.metadata.icons;
-    let meta = expand::option_str(resource.metadata.meta.as_deref());
+    let icons = &resource.item.metadata.icons;
+    let meta = expand::option_str(resource.item.metadata.meta.as_deref());
     let (params_static, call_fn) = (&names.params, &names.call);
     let location = expand::location(&names);
     let registration = quote! {
@@ -291,8 +268,8 @@ pub(crate) fn expand(resource: &Resource) -> TokenStream {
         }
     };
     expand::wrap(
-        &resource.function,
-        &resource.krate,
+        &resource.item.function,
+        &resource.item.krate,
         &names,
         quote!(#params #(#not_variables)* #call #completer_items #registration),
     )

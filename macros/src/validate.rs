@@ -13,7 +13,7 @@ use syn::{Expr, ExprLit, ExprUnary, FnArg, Lit, LitStr, ReturnType, Signature, T
 
 use crate::duration::duration_ms;
 use crate::errors::Errors;
-use crate::metadata;
+use crate::metadata::{self, Metadata};
 use crate::model::{
     Annotations, DefaultValue, Length, Number, Output, Param, Range, Read, SchemaDialect, Tool,
 };
@@ -100,6 +100,52 @@ pub(crate) fn check_signature(sig: &Signature, kind: Kind, errors: &mut Errors) 
     check_qualifiers(sig, kind, errors);
     check_inputs(sig, kind, errors);
     check_return(sig, kind, errors);
+}
+
+/// What a prompt and a resource have alike, valid: checked as a tool's are.
+#[derive(Debug)]
+pub(crate) struct Item {
+    pub(crate) name: String,
+    pub(crate) description: String,
+    pub(crate) title: Option<String>,
+    pub(crate) metadata: Metadata,
+    pub(crate) krate: syn::Path,
+    pub(crate) function: syn::ItemFn,
+    pub(crate) output: Output,
+    pub(crate) params: Vec<Param>,
+}
+
+/// The keys a prompt and a resource have alike.
+#[derive(Debug)]
+pub(crate) struct ItemKeys<'a> {
+    pub(crate) name: Option<&'a LitStr>,
+    pub(crate) description: Option<&'a LitStr>,
+    pub(crate) title: Option<&'a LitStr>,
+    pub(crate) icons: Option<&'a [LitStr]>,
+    pub(crate) meta: Option<&'a LitStr>,
+    pub(crate) krate: Option<&'a syn::Path>,
+}
+
+/// The signature, name, description, metadata and parameters of a prompt or a resource;
+/// every mistake goes to `errors`.
+pub(crate) fn item<A>(
+    kind: Kind,
+    parsed: &parse::Tool<A>,
+    keys: ItemKeys<'_>,
+    errors: &mut Errors,
+) -> Item {
+    let sig = &parsed.function.sig;
+    check_signature(sig, kind, errors);
+    Item {
+        name: name(kind, keys.name, sig, errors),
+        description: description(kind, keys.description, parsed.doc.as_deref(), sig, errors),
+        title: keys.title.map(LitStr::value),
+        metadata: metadata::metadata(None, keys.icons, keys.meta, errors),
+        krate: (keys.krate.cloned()).unwrap_or_else(|| syn::parse_quote!(::mcp_tool)),
+        function: parsed.function.clone(),
+        output: output(sig),
+        params: parsed.params.iter().map(|p| param(p, errors)).collect(),
+    }
 }
 
 /// `const`, `unsafe`, `extern`, variadics and generics: none fits a tool.
