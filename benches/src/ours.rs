@@ -8,7 +8,11 @@
 //!   can end its call; that costs a thread hop per call, on purpose. The style
 //!   `ours-sync` ([`sync_server`]).
 //!
-//! The registry then holds two tools of each name, so a server picks its pair by
+//! - [`context_tools`], as `async fn` that take a [`Context`](mcp_tool::Context) and
+//!   report progress once per call: what a tool that uses the context pays. The style
+//!   `ours-context` ([`context_server`]), whose requests carry a progress token.
+//!
+//! The registry then holds three tools of each name, so a server picks its pair by
 //! [`ToolEntry::module_path`](mcp_tool::ToolEntry::module_path), not by name.
 
 use mcp_tool::{Server, ServerError, ToolServer};
@@ -73,6 +77,40 @@ pub mod sync_tools {
     }
 }
 
+/// `add` and `summarize` as `async fn` that take a `Context` and report progress once.
+pub mod context_tools {
+    use mcp_tool::{Context, mcp_tool};
+
+    use crate::payload::{self, Report, Summary};
+
+    /// The module path of these tools, as their registry entries give it.
+    pub const MODULE: &str = module_path!();
+
+    /// Adds two integers and returns their sum.
+    #[mcp_tool]
+    pub async fn add(
+        ctx: Context,
+        /// The first addend.
+        a: i64,
+        /// The second addend.
+        b: i64,
+    ) -> i64 {
+        ctx.progress(1u32, 1u32).await;
+        a.wrapping_add(b)
+    }
+
+    /// Summarizes a report: its section count, word count, total views and busiest section.
+    #[mcp_tool]
+    pub async fn summarize(
+        ctx: Context,
+        /// The report to summarize.
+        report: Report,
+    ) -> Summary {
+        ctx.progress(1u32, 1u32).await;
+        payload::summarize(&report)
+    }
+}
+
 /// The style `ours`: a server over the `async fn` tools, whatever else the program
 /// registers.
 pub fn server() -> Result<ToolServer, ServerError> {
@@ -82,6 +120,11 @@ pub fn server() -> Result<ToolServer, ServerError> {
 /// The style `ours-sync`: a server over the plain `fn` tools.
 pub fn sync_server() -> Result<ToolServer, ServerError> {
     server_over(sync_tools::MODULE)
+}
+
+/// The style `ours-context`: a server over the tools that take a `Context`.
+pub fn context_server() -> Result<ToolServer, ServerError> {
+    server_over(context_tools::MODULE)
 }
 
 /// The style `ours` over Streamable HTTP: the `async fn` tools, with sessions or

@@ -1,7 +1,8 @@
 //! The styles serve the same tools with the same listings and the same wire output, so
 //! that the benchmarks compare like with like.
 //!
-//! Ours come twice, as `async fn` (`ours`) and as plain `fn` (`ours-sync`); both list
+//! Ours come three times, as `async fn` (`ours`), as plain `fn` (`ours-sync`) and as
+//! `async fn` that take a `Context` (`ours-context`); all list
 //! exactly the same tools and answer alike. The hand-written server lists byte for byte
 //! what `#[mcp_tool]` lists: names, descriptions, input and output schemas. rmcp's macros list schemas of their own
 //! making, which is what a user of those macros serves; they are compared after undoing
@@ -94,6 +95,10 @@ async fn every_style_lists_the_same_tools_and_answers_alike() {
     assert_eq!(summary["sections"], 4);
     for (style, other) in [
         ("ours-sync", ours_sync().await),
+        (
+            "ours-context",
+            observe(ours::context_server().expect("builds")).await,
+        ),
         ("rmcp-default", observe(RmcpDefault).await),
         ("rmcp-stored", observe(RmcpStored::new()).await),
         ("hand", observe(HandServer::new()).await),
@@ -109,12 +114,17 @@ async fn every_style_lists_the_same_tools_and_answers_alike() {
 }
 
 #[tokio::test(flavor = "current_thread")]
-async fn both_variants_of_ours_and_the_hand_written_server_list_exactly_alike() {
+async fn every_variant_of_ours_and_the_hand_written_server_list_exactly_alike() {
     let ours = listing(&ours().await.tools);
     let sync = listing(&ours_sync().await.tools);
     assert_eq!(
         sync, ours,
         "the plain `fn` tools list otherwise than the `async fn` ones"
+    );
+    let context = listing(&observe(ours::context_server().expect("builds")).await.tools);
+    assert_eq!(
+        context, ours,
+        "the tools that take a `Context` list otherwise than the others"
     );
     let hand = listing(&observe(HandServer::new()).await.tools);
     // If `#[mcp_tool]` changes the schemas it writes, copy its new ones into

@@ -6,12 +6,14 @@
 //!
 //! Styles: `ours` (`#[mcp_tool]` on an `async fn`, run inline like every other style's
 //! tools: the like for like), `ours-sync` (the same tool as a plain `fn`, run on the
-//! blocking thread pool, so its count includes that hop), `rmcp-default`, `rmcp-stored`,
+//! blocking thread pool, so its count includes that hop), `ours-context` (an `async fn`
+//! that takes a `Context` and reports progress once, each request carrying a progress
+//! token, so its count includes that notification), `rmcp-default`, `rmcp-stored`,
 //! `hand`, and `setup`. A new style here and in `compare.sh`'s loop is all the report
 //! needs to show it.
 //!
 //! ```text
-//! call-count ours|ours-sync|rmcp-default|rmcp-stored|hand|setup add|summarize N
+//! call-count ours|ours-sync|ours-context|rmcp-default|rmcp-stored|hand|setup add|summarize N
 //! ```
 
 use anyhow::{Context, bail};
@@ -21,18 +23,30 @@ use mcp_tool_benches::payload::{add_arguments, summarize_arguments};
 use mcp_tool_benches::rmcp_macros::{RmcpDefault, RmcpStored};
 use mcp_tool_benches::session::Session;
 use rmcp::ServerHandler;
-use rmcp::model::CallToolRequestParams;
+use rmcp::model::{CallToolRequestParams, NumberOrString, ProgressToken};
 
-const USAGE: &str =
-    "usage: call-count ours|ours-sync|rmcp-default|rmcp-stored|hand|setup add|summarize N";
+const USAGE: &str = "usage: call-count ours|ours-sync|ours-context|rmcp-default|rmcp-stored|hand|setup \
+     add|summarize N";
+
+/// What `run` does with each call.
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    /// Only builds the request and its context.
+    Setup,
+    /// Calls the tool.
+    Call,
+    /// Calls the tool with a progress token on the request.
+    CallWithProgress,
+}
 
 /// `calls` calls of `name` on `server`, or only their setup.
 async fn run<S: ServerHandler>(
     server: S,
     name: &'static str,
     calls: usize,
-    setup_only: bool,
+    mode: Mode,
 ) -> anyhow::Result<()> {
+    let setup_only = mode == Mode::Setup;
     let session = Session::connect(server).await?;
     let arguments = match name {
         "add" => add_arguments(40, 2),
@@ -48,7 +62,12 @@ async fn run<S: ServerHandler>(
     }
     for _ in 0..calls {
         let params = CallToolRequestParams::new(name).with_arguments(arguments.clone());
-        let context = session.context();
+        let mut context = session.context();
+        if mode == Mode::CallWithProgress {
+            context
+                .meta
+                .set_progress_token(ProgressToken(NumberOrString::Number(7)));
+        }
         if setup_only {
             std::hint::black_box((params, context));
         } else {
@@ -71,12 +90,16 @@ async fn main() -> anyhow::Result<()> {
     };
     let calls: usize = calls.parse().context("N")?;
     match style.as_str() {
-        "setup" => run(HandServer::new(), name, calls, true).await,
-        "ours" => run(ours::server()?, name, calls, false).await,
-        "ours-sync" => run(ours::sync_server()?, name, calls, false).await,
-        "rmcp-default" => run(RmcpDefault, name, calls, false).await,
-        "rmcp-stored" => run(RmcpStored::new(), name, calls, false).await,
-        "hand" => run(HandServer::new(), name, calls, false).await,
+        "setup" => run(HandServer::new(), name, calls, Mode::Setup).await,
+        "ours" => run(ours::server()?, name, calls, Mode::Call).await,
+        "ours-sync" => run(ours::sync_server()?, name, calls, Mode::Call).await,
+        "ours-context" => {
+            let server = ours::context_server()?;
+            run(server, name, calls, Mode::CallWithProgress).await
+        }
+        "rmcp-default" => run(RmcpDefault, name, calls, Mode::Call).await,
+        "rmcp-stored" => run(RmcpStored::new(), name, calls, Mode::Call).await,
+        "hand" => run(HandServer::new(), name, calls, Mode::Call).await,
         other => bail!("unknown style `{other}`; {USAGE}"),
     }
 }

@@ -161,6 +161,10 @@ fn variant(style: &str) -> (String, Target) {
     match style {
         "ours" => (String::new(), PER_CALL),
         "ours-sync" => (format!(", {SYNC}, {HOP}"), Target::None),
+        "ours-context" => (
+            ", ours taking a `Context` and sending one progress notification".to_owned(),
+            Target::None,
+        ),
         other => (format!(", ours as `{other}`"), Target::None),
     }
 }
