@@ -3,7 +3,9 @@
 # and over HTTP (with sessions and stateless), linted by the MCP Inspector's CLI over both
 # (installed with npm under target/ by scripts/setup-inspector.sh), two stateless replicas of
 # it behind nginx (installed with apt-get by scripts/setup-nginx.sh when missing), and the
-# README's Getting started built as a fresh crate (offline, mcp-tool by path) and served.
+# README's Getting started built as a fresh crate (offline, mcp-tool by path) and served, and
+# mcp-fuzzer in tools and protocol modes over stdio and HTTP (installed with pip in a venv of
+# its own under target/ by scripts/setup-fuzzer.sh).
 # A test whose tool cannot be installed skips, giving the reason its setup script gave.
 # Extra arguments go to pytest, e.g. `scripts/e2e.sh -k unknown_tool`.
 set -euo pipefail
@@ -30,6 +32,19 @@ else
     export INSPECTOR_UNAVAILABLE="${INSPECTOR_UNAVAILABLE:-scripts/setup-inspector.sh failed}"
 fi
 rm -f "$inspector_log"
+
+# mcp-fuzzer's path, or the reason it cannot be had, goes to its test.
+fuzzer_log="$(mktemp)"
+if fuzzer_paths="$(scripts/setup-fuzzer.sh 2>"$fuzzer_log")"; then
+    cat "$fuzzer_log" >&2
+    FUZZER_BIN="$(sed -n 's/^fuzzer=//p' <<<"$fuzzer_paths")"
+    export FUZZER_BIN
+else
+    cat "$fuzzer_log" >&2
+    FUZZER_UNAVAILABLE="$(tail -n 1 "$fuzzer_log")"
+    export FUZZER_UNAVAILABLE="${FUZZER_UNAVAILABLE:-scripts/setup-fuzzer.sh failed}"
+fi
+rm -f "$fuzzer_log"
 
 cargo build --example file_search --locked
 target_dir="${CARGO_TARGET_DIR:-target}"

@@ -2,12 +2,14 @@
 //! as an `rmcp` [`Transport`]: each line is read once and decoded once (see [`wire`]);
 //! what does not decode, and a line over the size limit, is answered here, and the
 //! session goes on. At the end of the input, the calls still running are given a
-//! grace period to finish, so that their replies are written.
+//! grace period to finish, so that their replies are written. While the messages
+//! waiting to be written pass a bound, no more requests are read (backpressure).
 
 use std::collections::HashSet;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use rmcp::RoleServer;
@@ -28,6 +30,8 @@ pub(crate) struct Limits {
     pub(crate) max_message: usize,
     /// How long calls still running at the end of the input may take to finish.
     pub(crate) grace: Duration,
+    /// The bytes of messages waiting to be written above which no request is read.
+    pub(crate) max_queued: usize,
 }
 
 impl Default for Limits {
@@ -35,6 +39,7 @@ impl Default for Limits {
         Self {
             max_message: 4 * 1024 * 1024,
             grace: Duration::from_secs(30),
+            max_queued: 1024 * 1024,
         }
     }
 }
@@ -79,6 +84,49 @@ impl InFlight {
     }
 }
 
+/// The bytes of our messages not written yet. rmcp writes each reply in a task of its
+/// own and reads on meanwhile: without this count a client that stops reading makes the
+/// server read every request it sends and hold every reply in memory.
+#[derive(Debug, Default)]
+struct Queued {
+    bytes: AtomicUsize,
+    written: Notify,
+}
+
+impl Queued {
+    /// Waits while more than `max` bytes wait to be written: the client is not reading,
+    /// so its requests are left unread until it does. Cancel-safe.
+    async fn wait_for_room(&self, max: usize) {
+        while self.bytes.load(Ordering::SeqCst) > max {
+            // `notify_one` keeps a permit: a write done before this await still wakes it.
+            self.written.notified().await;
+        }
+    }
+}
+
+/// One message's share of [`Queued`], given back once written, failed or dropped.
+struct QueuedMessage {
+    queued: Arc<Queued>,
+    bytes: usize,
+}
+
+impl QueuedMessage {
+    fn new(queued: &Arc<Queued>, bytes: usize) -> Self {
+        queued.bytes.fetch_add(bytes, Ordering::SeqCst);
+        Self {
+            queued: Arc::clone(queued),
+            bytes,
+        }
+    }
+}
+
+impl Drop for QueuedMessage {
+    fn drop(&mut self) {
+        self.queued.bytes.fetch_sub(self.bytes, Ordering::SeqCst);
+        self.queued.written.notify_one();
+    }
+}
+
 type Writing = Pin<Box<dyn Future<Output = std::io::Result<()>> + Send>>;
 
 /// One session's transport over a reader and a writer.
@@ -94,6 +142,7 @@ pub(crate) struct LineTransport<R, W> {
     limits: Limits,
     handshake: Handshake,
     in_flight: Arc<InFlight>,
+    queued: Arc<Queued>,
     /// When the input ended, the end of the grace period.
     closing: Option<Instant>,
 }
@@ -113,6 +162,7 @@ where
             limits,
             handshake: Handshake::default(),
             in_flight: Arc::default(),
+            queued: Arc::default(),
             closing: None,
         }
     }
@@ -205,10 +255,15 @@ where
         message: ServerJsonRpcMessage,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
         let encoded = wire::encode(&message).map_err(std::io::Error::other);
+        let queued = encoded
+            .as_ref()
+            .ok()
+            .map(|bytes| QueuedMessage::new(&self.queued, bytes.len()));
         let output = Arc::clone(&self.output);
         let in_flight = Arc::clone(&self.in_flight);
         let answers = answered_id(&message);
         async move {
+            let _queued = queued;
             write(output, encoded?).await?;
             if let Some(id) = answers {
                 in_flight.done(&id);
@@ -227,6 +282,7 @@ where
                     return None;
                 }
             }
+            self.queued.wait_for_room(self.limits.max_queued).await;
             let Some(line) = self.read_line().await else {
                 self.drain().await;
                 return None;
