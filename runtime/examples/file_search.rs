@@ -117,7 +117,10 @@ async fn main() -> anyhow::Result<()> {
         return Ok(());
     }
     if options.list_tools {
-        println!("{}", serde_json::to_string_pretty(server.build()?.tools())?);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&*server.build()?.tools())?
+        );
         return Ok(());
     }
     if let Some(address) = options.http {

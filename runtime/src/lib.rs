@@ -77,6 +77,7 @@
 
 mod args;
 mod argument_errors;
+mod arguments;
 mod bridge;
 mod call;
 mod client_request;
@@ -98,18 +99,21 @@ mod output;
 mod panics;
 mod param;
 mod registry;
+mod runtime_tool;
 mod schema;
 mod server;
 mod settings;
 mod state;
 mod suggest;
 pub mod testing;
+mod tool_list;
 mod tool_server;
 mod wire;
 
 #[doc = include_str!("attribute.md")]
 pub use mcp_tool_macros::mcp_tool;
 
+pub use crate::arguments::Arguments;
 pub use crate::constraint::{LengthArg, PatternArg, RangeArg};
 pub use crate::context::{Context, ProgressAmount};
 pub use crate::error::{CallError, ServerError, ToolError};
@@ -119,8 +123,10 @@ pub use crate::http_service::{HttpBody, HttpService};
 pub use crate::output::{IntoContent, ToolOutput};
 pub use crate::param::ToolParam;
 pub use crate::registry::{ToolEntry, registered};
+pub use crate::runtime_tool::RuntimeTool;
 pub use crate::server::Server;
 pub use crate::state::State;
+pub use crate::tool_list::ToolList;
 pub use crate::tool_server::ToolServer;
 
 /// The version of `rmcp`, the MCP SDK the runtime serves with, that this crate uses:
