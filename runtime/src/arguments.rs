@@ -185,20 +185,23 @@ impl Arguments {
     /// );
     /// ```
     pub fn required<T: DeserializeOwned + JsonSchema>(&mut self, name: &str) -> Option<T> {
-        match self.take(name) {
-            Some(value) => self.decode(name, &value),
-            None => {
+        match self.read(name) {
+            Read::Value(value) => Some(value),
+            Read::Absent => {
                 self.faults.push(Fault::Missing(name.to_owned()));
                 None
             }
+            Read::Faulty => None,
         }
     }
 
     /// An argument of any type, if sent, decoded with serde; `None` when absent, `null`
     /// or faulty.
     pub fn optional<T: DeserializeOwned + JsonSchema>(&mut self, name: &str) -> Option<T> {
-        let value = self.take(name)?;
-        self.decode(name, &value)
+        match self.read(name) {
+            Read::Value(value) => Some(value),
+            Read::Absent | Read::Faulty => None,
+        }
     }
 
     /// Ends reading: fails with every fault the reads recorded, and each argument sent
@@ -232,21 +235,17 @@ impl Arguments {
         (!faults.is_empty()).then(|| ArgumentErrors::new(faults))
     }
 
-    /// The value sent for `name`, unless absent or `null`; `name` counts as read.
-    fn take(&mut self, name: &str) -> Option<Value> {
+    /// The argument `name`, decoded; a fault is recorded. `name` counts as read.
+    fn read<T: DeserializeOwned + JsonSchema>(&mut self, name: &str) -> Read<T> {
         if !self.read.iter().any(|read| read == name) {
             self.read.push(name.to_owned());
         }
-        self.args
-            .get(name)
-            .filter(|value| !value.is_null())
-            .cloned()
-    }
-
-    fn decode<T: DeserializeOwned + JsonSchema>(&mut self, name: &str, value: &Value) -> Option<T> {
+        let Some(value) = self.args.get(name).filter(|value| !value.is_null()) else {
+            return Read::Absent;
+        };
         let param = <T as ToolParam>::PARAM_TYPE;
         match (param.decode)(value) {
-            Ok(decoded) => Some(decoded),
+            Ok(decoded) => Read::Value(decoded),
             Err((path, message)) => {
                 let fault = decode_fault(name, &path, &message, |generator| {
                     let mut value = (param.schema)(generator).to_value();
@@ -254,10 +253,19 @@ impl Arguments {
                     value
                 });
                 self.faults.push(fault);
-                None
+                Read::Faulty
             }
         }
     }
+}
+
+/// What reading one argument gave.
+enum Read<T> {
+    Value(T),
+    /// Not sent, or `null`.
+    Absent,
+    /// Sent, and recorded as a fault.
+    Faulty,
 }
 
 impl Drop for Arguments {

@@ -76,6 +76,8 @@ pub struct RuntimeTool {
     timeout: Option<Duration>,
     handler: Option<Handler>,
     location: &'static Location<'static>,
+    /// Where the tool comes from, in place of `location`.
+    origin: Option<String>,
 }
 
 impl RuntimeTool {
@@ -99,6 +101,7 @@ impl RuntimeTool {
             timeout: None,
             handler: None,
             location: Location::caller(),
+            origin: None,
         }
     }
 
@@ -107,9 +110,26 @@ impl RuntimeTool {
         &self.name
     }
 
-    /// Where the tool was made, as `file:line`.
+    /// Where the tool was made, as `file:line` (of the call of [`new`](Self::new), or of
+    /// the caller of a `#[track_caller]` function that called it), or as
+    /// [`origin`](Self::origin) says.
     pub fn location(&self) -> String {
-        format!("{}:{}", self.location.file(), self.location.line())
+        match &self.origin {
+            Some(origin) => origin.clone(),
+            None => format!("{}:{}", self.location.file(), self.location.line()),
+        }
+    }
+
+    /// Where the tool comes from, for errors that name it, in place of where it was made:
+    /// a tool made from a configuration file names the file.
+    ///
+    /// ```
+    /// let tool = mcp_tool::RuntimeTool::new("Bad", "Returns nothing.").origin("searches.toml");
+    /// assert_eq!(tool.location(), "searches.toml");
+    /// ```
+    pub fn origin(mut self, origin: impl Into<String>) -> Self {
+        self.origin = Some(origin.into());
+        self
     }
 
     /// A title for people, shown by clients in place of the name.
@@ -312,6 +332,10 @@ fn schema_of<T: JsonSchema>() -> Value {
     let mut generator = schema::generator(schemars::generate::Contract::Deserialize);
     let mut value = generator.root_schema_for::<T>().to_value();
     schema::normalize(&mut value);
+    // The type's name is Rust's, not the tool's.
+    if let Value::Object(object) = &mut value {
+        object.remove("title");
+    }
     value
 }
 

@@ -498,7 +498,6 @@ async fn a_tool_gets_its_schemas_annotations_and_tags_listed() {
     assert_eq!(
         Value::Object(listed.input_schema),
         json!({
-            "title": "Find",
             "description": "The arguments of `find`.",
             "type": "object",
             "properties": {
