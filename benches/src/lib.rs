@@ -11,12 +11,14 @@
 //! rmcp's macros list their own, which differ only as `tests/same_tools.rs` spells out.
 //! Over Streamable HTTP, the binary `http-server` serves ours and rmcp's macros behind
 //! rmcp's own `StreamableHttpService`, and `http-load` drives them as ordinary clients do.
-//! `benches/compare.sh` runs every comparison and writes `RESULTS.md`.
+//! `benches/compare.sh` runs every comparison and writes `RESULTS.md`. The same two tools
+//! defined at run time ([`runtime`]) are set against ours in the benchmark `runtime_tools`.
 
 pub mod hand;
 pub mod ours;
 pub mod payload;
 pub mod rmcp_macros;
+pub mod runtime;
 pub mod session;
 
 /// The names of the tools every style serves.

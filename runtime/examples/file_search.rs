@@ -5,16 +5,21 @@
 //! cargo run --example file_search -- --http 127.0.0.1:8000   # serve at http://127.0.0.1:8000/mcp
 //! cargo run --example file_search -- --list-tools        # print the tools and exit
 //! cargo run --example file_search -- --list-tools --markdown   # the README's table
+//! cargo run --example file_search -- --tools searches.toml   # and saved searches as tools
 //! ```
 //!
 //! Three tools: `search` walks the tree and keeps the entries whose attributes match a
 //! CEL expression such as `ext == "rs" && size > 1024`; `list_attributes` tells the
 //! model which attributes it may use; `read_attributes` describes one file. Besides
 //! them, the resource template `files:///{+path}` gives a file's contents, and the
-//! prompt `find_files` sets the model to find files matching a description.
+//! prompt `find_files` sets the model to find files matching a description. `--tools FILE`
+//! adds tools defined at run time: saved searches, each a name, a description and a CEL
+//! filter in a TOML file (see `file_search/saved_searches.rs`).
 
 #[path = "file_search/catalog.rs"]
 mod catalog;
+#[path = "file_search/saved_searches.rs"]
+mod saved_searches;
 
 use std::fs::Metadata;
 use std::path::{Component, Path, PathBuf};
@@ -36,10 +41,12 @@ const USAGE: &str = "\
 file_search: an MCP server that finds files under a root directory with CEL filters,
 served over stdin and stdout, or over HTTP.
 
-Usage: file_search [--root DIR] [--http ADDR [--stateless]] [--list-tools [--markdown]]
+Usage: file_search [--root DIR] [--tools FILE] [--http ADDR [--stateless]] [--list-tools [--markdown]]
 
 Options:
   --root DIR     the directory to search; defaults to the current directory
+  --tools FILE   also serve the saved searches of a TOML file as tools: each a
+                 [[search]] table with a name, a description and a CEL filter
   --http ADDR    serve Streamable HTTP at http://ADDR/mcp (say 127.0.0.1:8000)
                  instead of stdio, until Ctrl-C
   --stateless    with --http: keep no sessions, so that replicas behind a load
@@ -60,6 +67,7 @@ the details of one file.";
 #[derive(Debug)]
 struct Options {
     root: PathBuf,
+    tools: Option<PathBuf>,
     list_tools: bool,
     markdown: bool,
     http: Option<String>,
@@ -70,6 +78,7 @@ struct Options {
 fn parse_options() -> Result<Option<Options>, lexopt::Error> {
     let mut options = Options {
         root: PathBuf::from("."),
+        tools: None,
         list_tools: false,
         markdown: false,
         http: None,
@@ -80,6 +89,7 @@ fn parse_options() -> Result<Option<Options>, lexopt::Error> {
     while let Some(arg) = args.next()? {
         match arg {
             lexopt::Arg::Long("root") => options.root = args.value()?.into(),
+            lexopt::Arg::Long("tools") => options.tools = Some(args.value()?.into()),
             lexopt::Arg::Long("list-tools") => options.list_tools = true,
             lexopt::Arg::Long("markdown") => options.markdown = true,
             lexopt::Arg::Long("http") => options.http = Some(args.value()?.string()?),
@@ -114,15 +124,24 @@ async fn main() -> anyhow::Result<()> {
         "the root {} is not a directory",
         root.display()
     );
-    let server = mcp_tool::Server::from_registry("file-search", env!("CARGO_PKG_VERSION"))
+    let root = std::sync::Arc::new(Root(root));
+    let mut server = mcp_tool::Server::from_registry("file-search", env!("CARGO_PKG_VERSION"))
         .instructions(INSTRUCTIONS)
-        .state(Root(root));
+        .state(Root(root.0.clone()));
+    if let Some(file) = &options.tools {
+        for tool in saved_searches::load(file, &root)? {
+            server = server.tool(tool);
+        }
+    }
     if options.list_tools && options.markdown {
         print!("{}", tools_markdown());
         return Ok(());
     }
     if options.list_tools {
-        println!("{}", serde_json::to_string_pretty(server.build()?.tools())?);
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&*server.build()?.tools())?
+        );
         return Ok(());
     }
     if let Some(address) = options.http {
@@ -208,7 +227,19 @@ fn search(
     max_results: u32,
 ) -> Result<SearchResults, ToolError> {
     let program = filter.as_deref().map(compile).transpose()?;
-    let start = resolve(&root, "path", path.as_deref().unwrap_or("."))?;
+    walk(&call, &root, program.as_ref(), path.as_deref(), max_results)
+}
+
+/// What `search` does once its filter compiled; saved searches run it too. It blocks:
+/// call it on the blocking thread pool.
+fn walk(
+    call: &mcp_tool::Context,
+    root: &Root,
+    program: Option<&Program>,
+    path: Option<&str>,
+    max_results: u32,
+) -> Result<SearchResults, ToolError> {
+    let start = resolve(root, "path", path.unwrap_or("."))?;
     if !start.is_dir() {
         return Err(ToolError::new("`path` must name a directory, not a file"));
     }
@@ -238,7 +269,7 @@ fn search(
             continue;
         };
         let entry = Entry::new(relative, &metadata);
-        if let Some(program) = &program
+        if let Some(program) = program
             && !entry.matches(program, &base)?
         {
             continue;

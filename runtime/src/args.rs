@@ -1,6 +1,7 @@
 //! Reading a tool's arguments: every fault is collected, named by its path, and
 //! never echoes the value that was sent (it may be a secret).
 
+use schemars::SchemaGenerator;
 use serde_json::{Map, Value};
 
 use crate::argument_errors::{ArgumentErrors, Fault};
@@ -158,7 +159,7 @@ impl<'a> ArgReader<'a> {
             if arguments().any(|p| p.name == name) {
                 continue;
             }
-            let suggestion = suggest::closest(name, arguments().map(|p| p.name));
+            let suggestion = suggest::closest(name, arguments().map(|p| p.name)).map(str::to_owned);
             let fault = Fault::Unknown {
                 name: name.clone(),
                 suggestion,
@@ -211,32 +212,11 @@ impl<'a> ArgReader<'a> {
     #[cold]
     #[inline(never)]
     fn fault_from_serde(&mut self, index: usize, path: &serde_path_to_error::Path, message: &str) {
-        let name = self.params[index].name;
-        let at = join_path(name, path);
-        // serde names fields, never values, in these two messages.
-        if let Some(field) = backticked_after(message, "missing field `") {
-            self.faults
-                .push((index, Fault::Missing(format!("{at}.{field}"))));
-            return;
-        }
-        if let Some(field) = backticked_after(message, "unknown field `") {
-            // The path already ends at the unknown key.
-            let name = if at.ends_with(&format!(".{field}")) {
-                at
-            } else {
-                format!("{at}.{field}")
-            };
-            let fault = Fault::Unknown {
-                name,
-                suggestion: None,
-            };
-            self.faults.push((index, fault));
-            return;
-        }
-        let fallback = message
-            .rsplit_once(", expected ")
-            .map(|(_, expected)| expected.to_owned());
-        self.invalid_at(index, Some((path, fallback)));
+        let param = &self.params[index];
+        let fault = decode_fault(param.name, path, message, |generator| {
+            schema::param_schema(param, generator)
+        });
+        self.faults.push((index, fault));
     }
 
     /// Records "`path`: expected <what the schema says>".
@@ -246,28 +226,72 @@ impl<'a> ArgReader<'a> {
         inner: Option<(&serde_path_to_error::Path, Option<String>)>,
     ) {
         let param = &self.params[index];
-        let mut generator = schema::generator(schemars::generate::Contract::Deserialize);
-        let param_schema = schema::param_schema(param, &mut generator);
-        let mut root = Map::new();
-        let definitions = generator.take_definitions(true);
-        if !definitions.is_empty() {
-            let mut definitions = Value::Object(definitions);
-            schema::normalize(&mut definitions);
-            root.insert("$defs".into(), definitions);
-        }
-        let (path, expected) = match inner {
-            None => (param.name.to_owned(), schema::describe(&param_schema)),
-            Some((path, fallback)) => {
-                let expected = schema::at_path(&param_schema, &root, path)
-                    .map(schema::describe)
-                    .filter(|described| described != "a valid value")
-                    .or(fallback)
-                    .unwrap_or_else(|| "a valid value".to_owned());
-                (join_path(param.name, path), expected)
-            }
-        };
-        self.faults.push((index, Fault::Invalid { path, expected }));
+        let fault = invalid_fault(param.name, inner, |generator| {
+            schema::param_schema(param, generator)
+        });
+        self.faults.push((index, fault));
     }
+}
+
+/// The fault of the argument `name` that serde could not decode, described against the
+/// schema `schema` writes (asked for only when serde's message names no field).
+pub(crate) fn decode_fault(
+    name: &str,
+    path: &serde_path_to_error::Path,
+    message: &str,
+    schema: impl FnOnce(&mut SchemaGenerator) -> Value,
+) -> Fault {
+    let at = join_path(name, path);
+    // serde names fields, never values, in these two messages.
+    if let Some(field) = backticked_after(message, "missing field `") {
+        return Fault::Missing(format!("{at}.{field}"));
+    }
+    if let Some(field) = backticked_after(message, "unknown field `") {
+        // The path already ends at the unknown key.
+        let name = if at.ends_with(&format!(".{field}")) {
+            at
+        } else {
+            format!("{at}.{field}")
+        };
+        return Fault::Unknown {
+            name,
+            suggestion: None,
+        };
+    }
+    let fallback = message
+        .rsplit_once(", expected ")
+        .map(|(_, expected)| expected.to_owned());
+    invalid_fault(name, Some((path, fallback)), schema)
+}
+
+/// "`path`: expected <what the schema of the argument `name` says>", at `inner`'s path
+/// inside the argument when given (with serde's own words as the fallback).
+pub(crate) fn invalid_fault(
+    name: &str,
+    inner: Option<(&serde_path_to_error::Path, Option<String>)>,
+    schema: impl FnOnce(&mut SchemaGenerator) -> Value,
+) -> Fault {
+    let mut generator = schema::generator(schemars::generate::Contract::Deserialize);
+    let param_schema = schema(&mut generator);
+    let mut root = Map::new();
+    let definitions = generator.take_definitions(true);
+    if !definitions.is_empty() {
+        let mut definitions = Value::Object(definitions);
+        schema::normalize(&mut definitions);
+        root.insert("$defs".into(), definitions);
+    }
+    let (path, expected) = match inner {
+        None => (name.to_owned(), schema::describe(&param_schema)),
+        Some((path, fallback)) => {
+            let expected = schema::at_path(&param_schema, &root, path)
+                .map(schema::describe)
+                .filter(|described| described != "a valid value")
+                .or(fallback)
+                .unwrap_or_else(|| "a valid value".to_owned());
+            (join_path(name, path), expected)
+        }
+    };
+    Fault::Invalid { path, expected }
 }
 
 fn join_path(name: &str, path: &serde_path_to_error::Path) -> String {

@@ -7,7 +7,7 @@ pub(crate) enum Fault {
     Missing(String),
     Unknown {
         name: String,
-        suggestion: Option<&'static str>,
+        suggestion: Option<String>,
     },
     Invalid {
         path: String,

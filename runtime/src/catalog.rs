@@ -162,17 +162,17 @@ impl Catalog {
         self.subscriptions.updated(uri).await
     }
 
-    /// What a `subscriptions/listen` stream may carry: updates of the resources it asks
-    /// for, on a server that has resources.
+    /// What a `subscriptions/listen` stream may carry: changes of the tool list, and
+    /// updates of the resources it asks for on a server that has resources.
     pub(crate) fn accepted(
         &self,
         requested: &sdk::SubscriptionFilter,
     ) -> Option<sdk::SubscriptionFilter> {
-        if self.resources.is_empty() {
-            return None;
-        }
         let mut accepted = sdk::SubscriptionFilter::new();
-        accepted.resource_subscriptions = requested.resource_subscriptions.clone();
+        accepted.tools_list_changed = requested.tools_list_changed;
+        if !self.resources.is_empty() {
+            accepted.resource_subscriptions = requested.resource_subscriptions.clone();
+        }
         Some(accepted)
     }
 

@@ -3,7 +3,7 @@
 //! parameter.
 
 use std::fmt;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use rmcp::model::{ProgressToken, RequestMetaObject};
 use rmcp::service::RequestContext;
@@ -72,7 +72,8 @@ struct Inner {
     log_filter: LogFilter,
     /// The last progress sent: progress only ever increases.
     last_progress: Mutex<Option<f64>>,
-    meta: Map<String, Value>,
+    /// The request's `_meta`, as sent.
+    meta: RequestMetaObject,
 }
 
 /// What a call made through a session has.
@@ -85,7 +86,8 @@ struct Session {
     /// Whether the request's protocol has no `logging/setLevel` (2026-07-28 on): then a
     /// request that asks for no level gets no log message.
     level_per_request: bool,
-    client: Option<ClientInfo>,
+    /// Made from `_meta` and the handshake on first use: most tools never ask.
+    client: OnceLock<Option<ClientInfo>>,
 }
 
 impl Session {
@@ -114,10 +116,10 @@ impl Context {
             level_per_request: request
                 .protocol_version()
                 .is_some_and(|version| !version.has_initialize()),
-            client: client_info(&request.meta, &request.peer),
+            client: OnceLock::new(),
         });
         let cancel = request.map_or_else(CancellationToken::new, |r| r.ct.clone());
-        let meta = request.map_or_else(Map::new, |r| r.meta.0.0.clone());
+        let meta = request.map_or_else(RequestMetaObject::new, |r| r.meta.clone());
         Self {
             inner: Arc::new(Inner {
                 tool,
@@ -144,12 +146,19 @@ impl Context {
     /// The request's `_meta`, as the client sent it (`progressToken` included); empty
     /// when it sent none.
     pub fn meta(&self) -> &Map<String, Value> {
-        &self.inner.meta
+        &self.inner.meta.0.0
     }
 
     /// The client's name, version and capabilities, when it gave them.
     pub fn client(&self) -> Option<&ClientInfo> {
-        self.inner.session.as_ref()?.client.as_ref()
+        let session = self.inner.session.as_ref()?;
+        self.client_of(session)
+    }
+
+    fn client_of<'a>(&'a self, session: &'a Session) -> Option<&'a ClientInfo> {
+        (session.client)
+            .get_or_init(|| client_info(&self.inner.meta, &session.peer))
+            .as_ref()
     }
 
     /// Whether the client cancelled the call (or the call has ended).
@@ -449,7 +458,7 @@ impl Context {
         let session = self.inner.session.as_ref()?;
         Some(Client {
             peer: &session.peer,
-            info: session.client.as_ref(),
+            info: self.client_of(session),
         })
     }
 }

@@ -3,6 +3,8 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use crate::argument_errors::ArgumentErrors;
+
 /// A failure of a tool, with a message written for the model.
 ///
 /// Return it in `Err` to tell the model what went wrong and how to correct the
@@ -31,6 +33,8 @@ pub struct ToolError {
     message: Cow<'static, str>,
     /// The client capability the call needed and the client did not declare.
     missing_capability: Option<&'static str>,
+    /// The faults of a run-time tool's arguments, which it reports as argument errors.
+    arguments: Option<ArgumentErrors>,
 }
 
 impl ToolError {
@@ -44,6 +48,7 @@ impl ToolError {
         Self {
             message: message.into(),
             missing_capability: None,
+            arguments: None,
         }
     }
 
@@ -57,6 +62,25 @@ impl ToolError {
         Self {
             message: message.into(),
             missing_capability: Some(capability),
+            arguments: None,
+        }
+    }
+
+    /// The failure of a run-time tool whose arguments have `errors`: reported as an
+    /// attribute tool's argument errors are.
+    pub(crate) fn from_arguments(errors: ArgumentErrors) -> Self {
+        Self {
+            message: errors.to_string().into(),
+            missing_capability: None,
+            arguments: Some(errors),
+        }
+    }
+
+    /// The argument errors this error carries, or the error itself.
+    pub(crate) fn into_arguments(self) -> Result<ArgumentErrors, Self> {
+        match self.arguments {
+            Some(errors) => Ok(errors),
+            None => Err(self),
         }
     }
 
@@ -156,6 +180,33 @@ pub enum ServerError {
         /// `file:line` of the resource's definition.
         location: String,
         /// What is wrong with it.
+        problem: String,
+    },
+    /// A tool added at run time has the name of a tool the server has already.
+    #[error(
+        "two tools are named `{name}`: one defined at {first}, the other added at run time \
+         at {second}; give one of them another name, or remove the first with `remove_tool` \
+         before adding the second"
+    )]
+    ToolNameTaken {
+        /// The shared name.
+        name: String,
+        /// Where the tool the server has was defined: `file:line`, followed by
+        /// `(added at run time)` for a tool added at run time.
+        first: String,
+        /// Where the tool added was made (its [`RuntimeTool::new`](crate::RuntimeTool::new)),
+        /// as `file:line`.
+        second: String,
+    },
+    /// A tool made at run time is not one the server can serve.
+    #[error("the tool `{name}` made at {location} cannot be added: {problem}")]
+    InvalidTool {
+        /// The tool's name, as given.
+        name: String,
+        /// Where the tool was made (its [`RuntimeTool::new`](crate::RuntimeTool::new)), as
+        /// `file:line`.
+        location: String,
+        /// What is wrong, and what to do.
         problem: String,
     },
     /// No tool was registered (or every tool was filtered out).

@@ -77,6 +77,7 @@
 
 mod args;
 mod argument_errors;
+mod arguments;
 mod bridge;
 mod call;
 mod catalog;
@@ -105,6 +106,7 @@ mod prompt_set;
 mod registry;
 mod resource;
 mod resource_set;
+mod runtime_tool;
 mod schema;
 mod server;
 mod settings;
@@ -113,6 +115,7 @@ mod subscriptions;
 mod suggest;
 pub mod testing;
 mod text_arguments;
+mod tool_list;
 mod tool_server;
 mod uri_template;
 mod wire;
@@ -182,6 +185,7 @@ pub use mcp_tool_macros::mcp_prompt;
 /// ```
 pub use mcp_tool_macros::mcp_resource;
 
+pub use crate::arguments::Arguments;
 pub use crate::constraint::{LengthArg, PatternArg, RangeArg};
 pub use crate::context::{Context, ProgressAmount};
 pub use crate::error::{CallError, ServerError, ToolError};
@@ -193,8 +197,10 @@ pub use crate::param::ToolParam;
 pub use crate::prompt::{IntoPrompt, PromptEntry, registered_prompts};
 pub use crate::registry::{ToolEntry, registered};
 pub use crate::resource::{IntoResource, ResourceEntry, registered_resources};
+pub use crate::runtime_tool::RuntimeTool;
 pub use crate::server::Server;
 pub use crate::state::State;
+pub use crate::tool_list::ToolList;
 pub use crate::tool_server::ToolServer;
 
 /// The version of `rmcp`, the MCP SDK the runtime serves with, that this crate uses:

@@ -16,9 +16,11 @@ use crate::http_service;
 use crate::prompt::{self, PromptEntry};
 use crate::registry::{self, ToolEntry};
 use crate::resource::{self, ResourceEntry};
+use crate::runtime_tool::RuntimeTool;
 use crate::settings::Settings;
 use crate::state::StateMap;
 use crate::suggest;
+use crate::tool_list::ToolList;
 use crate::tool_server::ToolServer;
 
 /// Builds an MCP server from registered tools.
@@ -45,6 +47,8 @@ pub struct Server {
     without_tags: Vec<String>,
     from_registry: bool,
     settings: Settings,
+    /// Tools defined at run time, added when the server is built.
+    added: Vec<RuntimeTool>,
 }
 
 impl Server {
@@ -71,6 +75,7 @@ impl Server {
             without_tags: Vec::new(),
             from_registry: true,
             settings: Settings::default(),
+            added: Vec::new(),
         }
     }
 
@@ -356,6 +361,28 @@ impl Server {
         self
     }
 
+    /// Serves a tool defined at run time as well (see [`RuntimeTool`]), checked when the
+    /// server is built: a tool that fails the checks, or that has the name of another,
+    /// fails [`build`](Self::build). `only` and the tag filters leave it in.
+    ///
+    /// ```standalone_crate
+    /// use mcp_tool::{Arguments, Context, RuntimeTool, ToolError};
+    ///
+    /// let hello = RuntimeTool::new("hello", "Returns a greeting.")
+    ///     .handler(|_args: Arguments, _ctx: Context| async { Ok::<_, ToolError>("hello") });
+    /// let server = mcp_tool::Server::from_registry("hello", "1.0.0").tool(hello).build()?;
+    /// assert_eq!(server.tools()[0].name, "hello");
+    ///
+    /// let bad = RuntimeTool::new("Hello", "Returns a greeting.");
+    /// let error = mcp_tool::Server::from_registry("hello", "1.0.0").tool(bad).build().unwrap_err();
+    /// assert!(error.to_string().contains("its name must be snake_case"));
+    /// # Ok::<(), mcp_tool::ServerError>(())
+    /// ```
+    pub fn tool(mut self, tool: RuntimeTool) -> Self {
+        self.added.push(tool);
+        self
+    }
+
     /// Validates the tools and computes every schema, once: two tools with one name, or
     /// no tools at all, are an error that says what to do.
     ///
@@ -382,6 +409,7 @@ impl Server {
         #[allow(deprecated)]
         let mut capabilities = ServerCapabilities::builder()
             .enable_tools()
+            .enable_tool_list_changed()
             .enable_logging()
             .build();
         // Only what the server has: no `prompts` without prompts.
@@ -401,7 +429,11 @@ impl Server {
         if let Some(instructions) = self.instructions {
             info = info.with_instructions(instructions);
         }
-        Ok(ToolServer::new(entries, catalog, info, self.settings))
+        let server = ToolServer::new(entries, catalog, info, self.settings);
+        for tool in self.added {
+            server.add_tool(tool)?;
+        }
+        Ok(server)
     }
 
     /// Builds the server and serves it over stdin and stdout until the client leaves,
@@ -514,7 +546,8 @@ impl Server {
         let mut entries = self.entries.clone();
         if let Some(only) = &self.only {
             for name in only {
-                if !entries.iter().any(|e| e.name() == name) {
+                let added = self.added.iter().any(|tool| tool.name() == name);
+                if !added && !entries.iter().any(|e| e.name() == name) {
                     let suggestion = suggest::closest(name, entries.iter().map(|e| e.name()))
                         .map(|s| format!(" (did you mean `{s}`?)"))
                         .unwrap_or_default();
@@ -546,7 +579,11 @@ impl Server {
             entries.retain(|e| has_any(e, with_tags));
         }
         entries.retain(|e| !has_any(e, &self.without_tags));
-        if entries.is_empty() && self.prompts.is_empty() && self.resources.is_empty() {
+        if entries.is_empty()
+            && self.added.is_empty()
+            && self.prompts.is_empty()
+            && self.resources.is_empty()
+        {
             return Err(ServerError::NoTools {
                 hint: if self.with_tags.is_some() || !self.without_tags.is_empty() {
                     "the tags given to `with_tags` and `without_tags` leave none"
@@ -620,7 +657,11 @@ fn check_states(
          name: &str,
          location: String,
          mut states: Box<dyn Iterator<Item = (std::any::TypeId, &'static str)> + '_>| {
-            match states.find(|(id, _)| !state.contains(*id)) {
+            // Every server gives its `ToolList`.
+            let given = |id: std::any::TypeId| {
+                state.contains(id) || id == std::any::TypeId::of::<ToolList>()
+            };
+            match states.find(|(id, _)| !given(*id)) {
                 Some((_, type_name)) => Err(ServerError::MissingState {
                     kind,
                     tool: name.to_owned(),

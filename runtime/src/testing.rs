@@ -19,6 +19,7 @@
 //! ```
 
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, RequestMetaObject};
@@ -26,6 +27,7 @@ use rmcp::service::{RoleClient, RunningService, ServiceError};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::sync::Notify;
 
 use crate::bridge;
 use crate::error::CallError;
@@ -88,6 +90,8 @@ pub struct TestClient {
     server: tokio::task::JoinHandle<()>,
     tap: tokio::task::JoinHandle<()>,
     notifications: Arc<Mutex<Vec<Notification>>>,
+    /// Woken at each notification recorded.
+    arrived: Arc<Notify>,
 }
 
 /// A [`TestClient`] to be: the requests from the server it answers, and how.
@@ -199,7 +203,12 @@ impl TestClient {
             let _ = server.serve_lines(read, write).await;
         });
         let notifications = Arc::new(Mutex::new(Vec::new()));
-        let tap = tokio::spawn(tap(tap_server, tap_client, Arc::clone(&notifications)));
+        let arrived = Arc::new(Notify::new());
+        let recorder = Recorder {
+            notifications: Arc::clone(&notifications),
+            arrived: Arc::clone(&arrived),
+        };
+        let tap = tokio::spawn(tap(tap_server, tap_client, recorder));
         let client = answers
             .serve(client_io)
             .await
@@ -209,10 +218,38 @@ impl TestClient {
             server,
             tap,
             notifications,
+            arrived,
         })
     }
 
-    /// The notifications (progress, log messages) the server sent since the last time
+    /// Waits, at most `limit`, for `notifications/tools/list_changed`, and takes it from
+    /// the notifications recorded; whether it came. The server sends it when a tool is
+    /// added or removed ([`ToolServer::add_tool`](crate::ToolServer::add_tool)).
+    pub async fn tool_list_changed(&self, limit: Duration) -> bool {
+        let deadline = tokio::time::Instant::now() + limit;
+        loop {
+            let arrived = self.arrived.notified();
+            tokio::pin!(arrived);
+            arrived.as_mut().enable();
+            {
+                let mut recorded = self
+                    .notifications
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner());
+                let found = (recorded.iter())
+                    .position(|notification| *notification == Notification::ToolListChanged);
+                if let Some(position) = found {
+                    recorded.remove(position);
+                    return true;
+                }
+            }
+            if tokio::time::timeout_at(deadline, arrived).await.is_err() {
+                return false;
+            }
+        }
+    }
+
+    /// The notifications (progress, log messages, tool list changes) the server sent since the last time
     /// this was asked, in the order sent. Every notification a call sent before its reply
     /// is here once the call has returned.
     ///
@@ -337,9 +374,15 @@ impl TestClient {
 /// Where a test call puts the progress token it wants sent, in its `_meta`.
 const WANTED_TOKEN: &str = "mcp-tool.testing/progressToken";
 
+/// Where the tap records notifications, and whom it wakes.
+struct Recorder {
+    notifications: Arc<Mutex<Vec<Notification>>>,
+    arrived: Arc<Notify>,
+}
+
 /// Passes the session through, recording every notification the server sends before
 /// the client reads it; a call goes with the progress token the test asked for, or none.
-async fn tap<S, C>(server: S, client: C, notifications: Arc<Mutex<Vec<Notification>>>)
+async fn tap<S, C>(server: S, client: C, recorder: Recorder)
 where
     S: AsyncRead + AsyncWrite + Send + 'static,
     C: AsyncRead + AsyncWrite + Send + 'static,
@@ -359,10 +402,11 @@ where
     while let Ok(Some(line)) = lines.next_line().await {
         let message = serde_json::from_str::<Value>(&line).ok();
         if let Some(notification) = message.as_ref().and_then(Notification::from_message) {
-            let mut recorded = notifications
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            let mut recorded =
+                (recorder.notifications.lock()).unwrap_or_else(|poisoned| poisoned.into_inner());
             recorded.push(notification);
+            drop(recorded);
+            recorder.arrived.notify_waiters();
         }
         let line = line + "\n";
         if client_write.write_all(line.as_bytes()).await.is_err() {

@@ -1,8 +1,8 @@
 //! A built server: every tool's listing computed once and shared by every session,
 //! the lookup of a called tool, and `rmcp`'s `ServerHandler` over them.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use rmcp::model::{CallToolResult, ServerConfig, Tool};
@@ -27,6 +27,7 @@ use crate::model::{
 };
 use crate::output::ToolReply;
 use crate::registry::ToolEntry;
+use crate::runtime_tool::{AddedTool, RuntimeTool};
 use crate::schema;
 #[cfg(feature = "http")]
 use crate::settings::HttpOptions;
@@ -35,6 +36,7 @@ use crate::state::StateMap;
 use crate::suggest;
 
 mod handler;
+use crate::tool_list::{Built, Slot, ToolList};
 
 /// A built server: the tool list computed once, shared by every session.
 ///
@@ -61,11 +63,8 @@ struct Shared {
     tools: Vec<BuiltTool>,
     /// Tool names with their position in `tools`, sorted by name.
     index: Vec<(&'static str, usize)>,
-    /// What `tools/list` sends, converted once.
-    listing: Vec<Tool>,
-    /// The same tools in this crate's terms, made on first use (tests and tool
-    /// listings ask; serving never does), so start-up copies no schema.
-    infos: OnceLock<Vec<ToolInfo>>,
+    /// The tools listed now: `tools` until one is added or removed.
+    list: ToolList,
     detail: Detail,
     /// The server's time limit for a call, which prompts and resources keep to.
     timeout: Option<Duration>,
@@ -172,7 +171,7 @@ impl ToolServer {
         entries: Vec<&'static ToolEntry>,
         catalog: Catalog,
         info: ServerConfig,
-        settings: Settings,
+        mut settings: Settings,
     ) -> Self {
         let timeout = settings.timeout;
         let tools: Vec<BuiltTool> = (entries.iter())
@@ -185,14 +184,22 @@ impl ToolServer {
             .map(|(position, tool)| (tool.entry.name(), position))
             .collect();
         index.sort_unstable();
-        let listing = tools.iter().map(|t| t.tool.clone()).collect();
+        let built = (tools.iter())
+            .map(|t| Built {
+                name: t.entry.name(),
+                location: t.entry.location(),
+                tool: t.tool.clone(),
+            })
+            .collect();
+        let list = ToolList::new(built, timeout);
+        // A tool asks for `State<ToolList>` to add or remove tools.
+        settings.state.insert(list.clone());
         Self {
             shared: Arc::new(Shared {
                 info,
                 tools,
                 index,
-                listing,
-                infos: OnceLock::new(),
+                list,
                 detail: settings.detail,
                 timeout,
                 limits: settings.limits,
@@ -208,16 +215,51 @@ impl ToolServer {
         }
     }
 
-    /// The tools this server lists, with their schemas, as clients see them.
-    pub fn tools(&self) -> &[ToolInfo] {
-        self.shared.infos.get_or_init(|| {
-            self.shared
-                .listing
-                .iter()
-                .cloned()
-                .map(bridge::tool_info)
-                .collect()
-        })
+    /// The tools this server lists now, with their schemas, as clients see them.
+    pub fn tools(&self) -> Arc<[ToolInfo]> {
+        self.shared.list.tools()
+    }
+
+    /// The server's list of tools, to add and remove tools while it serves: a handle
+    /// that a program keeps, or gives to what changes the tools.
+    pub fn tool_list(&self) -> ToolList {
+        self.shared.list.clone()
+    }
+
+    /// Adds a tool defined at run time, as [`ToolList::add`] does: every session is told
+    /// the tools changed (`notifications/tools/list_changed`).
+    ///
+    /// ```standalone_crate
+    /// use mcp_tool::{Arguments, Context, RuntimeTool, ToolError};
+    ///
+    /// # /// Returns its input unchanged.
+    /// # #[mcp_tool::mcp_tool]
+    /// # fn echo(text: String) -> String { text }
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let server = mcp_tool::Server::from_registry("echo", "1.0.0").build()?;
+    /// let twice = RuntimeTool::new("twice", "Returns a text twice.").handler(
+    ///     |mut args: Arguments, _ctx: Context| async move {
+    ///         let text = args.required_str("text");
+    ///         args.finish()?;
+    ///         Ok::<_, ToolError>(text.repeat(2))
+    ///     },
+    /// );
+    /// server.add_tool(twice)?;
+    /// let arguments = serde_json::json!({ "text": "ab" });
+    /// let result = server.call("twice", arguments.as_object().unwrap().clone()).await?;
+    /// assert_eq!(result.text(), "abab");
+    /// assert!(server.remove_tool("twice"));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn add_tool(&self, tool: RuntimeTool) -> Result<(), ServerError> {
+        self.shared.list.add(tool)
+    }
+
+    /// Removes a tool, as [`ToolList::remove`] does; whether there was one.
+    pub fn remove_tool(&self, name: &str) -> bool {
+        self.shared.list.remove(name)
     }
 
     /// The prompts this server lists, as clients see them.
@@ -367,32 +409,32 @@ impl ToolServer {
         let state = &self.shared.state;
         let calls = self.shared.calls.as_ref();
         let input = CallInput::new(
-            tool.entry.name(),
+            tool.name(),
             arguments,
             None,
             state,
             &self.log_filter,
             calls.is_some(),
         );
-        let mut running = (tool.entry.spec().call)(&input);
+        let mut running = tool.start(&input);
         if let Some(failure) = running.ended() {
-            return Ok(self.answer(tool, Err(failure), &input));
+            return Ok(self.answer(&tool, Err(failure), &input));
         }
-        let outcome = match (calls, tool.timeout) {
+        let outcome = match (calls, tool.timeout()) {
             (None, Some(limit)) => timed(limit, &mut running).await,
             (None, None) => (&mut running).await,
             (Some(calls), limit) => queued(calls, limit, &mut running).await,
         };
-        Ok(self.answer(tool, outcome, &input))
+        Ok(self.answer(&tool, outcome, &input))
     }
 
     /// The reply to a call that ended with `outcome`.
     #[inline]
-    fn answer(&self, tool: &BuiltTool, outcome: Outcome, input: &CallInput<'_>) -> CallToolResult {
+    fn answer(&self, tool: &Found<'_>, outcome: Outcome, input: &CallInput<'_>) -> CallToolResult {
         match outcome {
             Ok(reply) => tool.reply(reply),
             Err(failure) => bridge::error_result(failure_report::failure(
-                Subject::Tool(tool.entry.name()),
+                Subject::Tool(tool.name()),
                 failure,
                 input.args(),
                 self.shared.detail,
@@ -401,7 +443,10 @@ impl ToolServer {
     }
 
     #[inline]
-    fn find(&self, name: &str) -> Option<&BuiltTool> {
+    fn find(&self, name: &str) -> Option<Found<'_>> {
+        if self.shared.list.changed() {
+            return self.find_listed(name);
+        }
         let index = &self.shared.index;
         // A few names compare fastest one by one; many, by halves.
         let found = if index.len() <= 16 {
@@ -409,12 +454,80 @@ impl ToolServer {
         } else {
             index.binary_search_by(|(known, _)| (*known).cmp(name)).ok()
         };
-        self.shared.tools.get(index.get(found?)?.1)
+        self.shared
+            .tools
+            .get(index.get(found?)?.1)
+            .map(Found::Built)
+    }
+
+    /// The tool named `name` once tools were added or removed.
+    #[cold]
+    #[inline(never)]
+    fn find_listed(&self, name: &str) -> Option<Found<'_>> {
+        match self.shared.list.find(name)? {
+            Slot::Built(position) => self.shared.tools.get(position).map(Found::Built),
+            Slot::Added(tool) => Some(Found::Added(tool)),
+        }
     }
 
     #[cold]
     fn unknown_tool(&self, name: &str) -> CallError {
+        if self.shared.list.changed() {
+            return unknown_tool(name, self.shared.list.sorted_names().into_iter());
+        }
         unknown_tool(name, self.shared.index.iter().map(|(known, _)| *known))
+    }
+}
+
+/// A tool found for a call: one the server was built with, or one added at run time,
+/// held until the call ends.
+enum Found<'a> {
+    Built(&'a BuiltTool),
+    Added(Arc<AddedTool>),
+}
+
+impl Found<'_> {
+    #[inline]
+    fn name(&self) -> &'static str {
+        match self {
+            Found::Built(tool) => tool.entry.name(),
+            Found::Added(tool) => tool.name,
+        }
+    }
+
+    #[inline]
+    fn timeout(&self) -> Option<Duration> {
+        match self {
+            Found::Built(tool) => tool.timeout,
+            Found::Added(tool) => tool.timeout,
+        }
+    }
+
+    #[inline]
+    fn start(&self, input: &CallInput<'_>) -> ToolFuture {
+        match self {
+            Found::Built(tool) => (tool.entry.spec().call)(input),
+            Found::Added(tool) => tool.start(input),
+        }
+    }
+
+    fn tool(&self) -> &Tool {
+        match self {
+            Found::Built(tool) => &tool.tool,
+            Found::Added(tool) => &tool.tool,
+        }
+    }
+
+    #[inline]
+    fn reply(&self, reply: ToolReply) -> CallToolResult {
+        match self {
+            Found::Built(tool) => tool.reply(reply),
+            // Its output schema is an object: nothing is wrapped.
+            Found::Added(_) => match reply {
+                ToolReply::Content(result) => result.into(),
+                ToolReply::Structured(value) => bridge::structured_result(value),
+            },
+        }
     }
 }
 

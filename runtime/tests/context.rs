@@ -96,7 +96,8 @@ async fn client() -> TestClient {
 async fn injected_parameters_are_not_in_the_input_schema() {
     let server = server().build().unwrap();
     let schema = |name: &str| {
-        let tool = server.tools().iter().find(|t| t.name == name).unwrap();
+        let tools = server.tools();
+        let tool = tools.iter().find(|t| t.name == name).unwrap();
         Value::Object(tool.input_schema.clone())
     };
     assert_eq!(schema("chatty")["properties"], json!({}));

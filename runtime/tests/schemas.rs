@@ -288,9 +288,9 @@ async fn text_tools_have_no_output_schema_and_keep_their_annotations() {
 async fn the_tool_list_is_built_once_and_shared() {
     let server = mcp_tool::Server::from_registry("s", "1").build().unwrap();
     let copy = server.clone();
-    assert!(std::ptr::eq(server.tools(), copy.tools()));
+    assert!(std::sync::Arc::ptr_eq(&server.tools(), &copy.tools()));
     let client = TestClient::connect(server).await.unwrap();
-    assert_eq!(client.list().await.unwrap(), copy.tools());
+    assert_eq!(client.list().await.unwrap(), *copy.tools());
 }
 
 #[test]

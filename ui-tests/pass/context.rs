@@ -37,7 +37,7 @@ async fn main() {
         .state(Limits { max: 10 })
         .build()
         .unwrap();
-    for tool in server.tools() {
+    for tool in server.tools().iter() {
         let properties = tool.input_schema["properties"].as_object().unwrap();
         let expected: &[&str] = if tool.name == "clamp" { &["value"] } else { &[] };
         assert_eq!(properties.keys().collect::<Vec<_>>(), expected, "{}", tool.name);

@@ -1,11 +1,11 @@
 //! What a server sends a client besides replies: progress and log messages during a
-//! call, and news of a changed resource.
+//! call, news of a changed resource, and news that its tools changed.
 
 use serde_json::Value;
 
 use super::LogLevel;
 
-/// A notification the server sent during a call, as
+/// A notification the server sent, as
 /// [`TestClient::take_notifications`](crate::testing::TestClient::take_notifications) shows it.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -16,6 +16,8 @@ pub enum Notification {
     Log(LogMessage),
     /// `notifications/resources/updated`: the resource at this URI changed.
     ResourceUpdated(String),
+    /// `notifications/tools/list_changed`: the server added or removed tools.
+    ToolListChanged,
 }
 
 /// One `notifications/progress`.
@@ -47,8 +49,12 @@ pub struct LogMessage {
 impl Notification {
     /// The notification in a JSON-RPC message, if it is one of those a call sends.
     pub(crate) fn from_message(message: &Value) -> Option<Self> {
+        let method = message.get("method")?.as_str()?;
+        if method == "notifications/tools/list_changed" {
+            return Some(Notification::ToolListChanged);
+        }
         let params = message.get("params")?;
-        match message.get("method")?.as_str()? {
+        match method {
             "notifications/progress" => Some(Notification::Progress(Progress {
                 token: params.get("progressToken")?.clone(),
                 progress: params.get("progress")?.as_f64()?,

@@ -10,7 +10,7 @@ use rmcp::model::{
     ServerConfig, SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter, Tool,
     UnsubscribeRequestParams,
 };
-use rmcp::service::{RequestContext, SubscriptionContext};
+use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{RoleServer, ServerHandler};
 
 use super::{ToolServer, queued};
@@ -30,11 +30,15 @@ impl ServerHandler for ToolServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         one_page(request.as_ref())?;
-        Ok(ListToolsResult::with_all_items(self.shared.listing.clone()))
+        Ok(ListToolsResult::with_all_items(self.shared.list.listing()))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.find(name).map(|t| t.tool.clone())
+        self.find(name).map(|t| t.tool().clone())
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        self.shared.list.session_started(context.peer);
     }
 
     async fn call_tool(
@@ -48,18 +52,18 @@ impl ServerHandler for ToolServer {
         };
         let calls = self.shared.calls.as_ref();
         let input = CallInput::new(
-            tool.entry.name(),
+            tool.name(),
             request.arguments.unwrap_or_default(),
             Some(&context),
             &self.shared.state,
             &self.log_filter,
             calls.is_some(),
         );
-        let mut running = (tool.entry.spec().call)(&input);
+        let mut running = tool.start(&input);
         if let Some(failure) = running.ended() {
-            return Ok(self.answer(tool, Err(failure), &input).into());
+            return Ok(self.answer(&tool, Err(failure), &input).into());
         }
-        let outcome = match (calls, tool.timeout) {
+        let outcome = match (calls, tool.timeout()) {
             (None, Some(limit)) => Cancellable::new(timed(limit, &mut running), &context.ct).await,
             (None, None) => Cancellable::new(&mut running, &context.ct).await,
             (Some(calls), limit) => {
@@ -67,7 +71,7 @@ impl ServerHandler for ToolServer {
             }
         };
         let Some(outcome) = outcome else {
-            return Err(cancelled(tool.entry.name(), &context));
+            return Err(cancelled(tool.name(), &context));
         };
         if let Err(Failure::Tool(error)) = &outcome
             && let Some(capability) = error.missing()
@@ -77,13 +81,13 @@ impl ServerHandler for ToolServer {
         {
             // From protocol 2026-07-28 on, the request is refused, not answered.
             tracing::info!(
-                tool = tool.entry.name(),
+                tool = tool.name(),
                 capability,
                 "the call needs a capability the client did not declare"
             );
             return Err(bridge::missing_capability(capability));
         }
-        Ok(self.answer(tool, outcome, &input).into())
+        Ok(self.answer(&tool, outcome, &input).into())
     }
 
     // A request rmcp did not recognise: a known method whose `params` it could not
@@ -175,6 +179,7 @@ impl ServerHandler for ToolServer {
     }
 
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        self.shared.list.stream_started(context.sink().clone());
         self.shared.catalog.listen(context).await;
         Ok(())
     }

@@ -1,0 +1,71 @@
+//! `add` and `summarize` defined at run time ([`mcp_tool::RuntimeTool`]), with the
+//! names, descriptions, schemas and wire output of the `#[mcp_tool]` tools in
+//! [`ours`](crate::ours): the style `ours-runtime`, against which the benchmark
+//! `runtime_tools` sets the attribute tools in the same run.
+
+use mcp_tool::model::{Content, ToolResult};
+use mcp_tool::{Arguments, Context, RuntimeTool, Server, ServerError, ToolError, ToolServer};
+use serde_json::{Value, json};
+
+use crate::descriptions;
+use crate::payload::{self, Report};
+
+/// A structured value as attribute tools return it: the value, and its JSON as text.
+fn structured(value: Value) -> ToolResult {
+    ToolResult::new(vec![Content::text(value.to_string())]).with_structured(value)
+}
+
+/// `add`, reading its two integers by name.
+pub fn add() -> RuntimeTool {
+    let schema = |description: &str| json!({ "description": description, "type": "integer" });
+    RuntimeTool::new("add", descriptions::ADD)
+        .input_schema(json!({
+            "type": "object",
+            "properties": { "a": schema("The first addend."), "b": schema("The second addend.") },
+            "required": ["a", "b"],
+            "additionalProperties": false
+        }))
+        .output_schema(json!({
+            "type": "object",
+            "properties": { "result": { "type": "integer" } },
+            "required": ["result"]
+        }))
+        .handler(|mut args: Arguments, _ctx: Context| async move {
+            let a = args.required_i64("a");
+            let b = args.required_i64("b");
+            args.finish()?;
+            Ok::<_, ToolError>(structured(json!({ "result": a.wrapping_add(b) })))
+        })
+}
+
+/// `summarize`, decoding its report with serde.
+pub fn summarize() -> RuntimeTool {
+    RuntimeTool::new("summarize", descriptions::SUMMARIZE)
+        .input_schema_for::<SummarizeArguments>()
+        .output_schema_for::<payload::Summary>()
+        .handler(|mut args: Arguments, _ctx: Context| async move {
+            let report = args.required::<Report>("report");
+            args.finish()?;
+            let report = report.ok_or("unreachable: `finish` reports a missing report")?;
+            let summary = serde_json::to_value(payload::summarize(&report))
+                .map_err(|e| ToolError::new(e.to_string()))?;
+            Ok::<_, ToolError>(structured(summary))
+        })
+}
+
+/// The arguments of `summarize`, for its input schema.
+#[derive(schemars::JsonSchema)]
+#[allow(dead_code)]
+struct SummarizeArguments {
+    /// The report to summarize.
+    report: Report,
+}
+
+/// The style `ours-runtime`: a server with `add` and `summarize` defined at run time, and
+/// no attribute tools.
+pub fn server() -> Result<ToolServer, ServerError> {
+    Server::from_tools("bench-runtime", env!("CARGO_PKG_VERSION"), [])
+        .tool(add())
+        .tool(summarize())
+        .build()
+}
