@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use mcp_tool::model::{Content, ResourceContents};
-use mcp_tool::{Context, ToolError, mcp_tool};
+use mcp_tool::{Arguments, Context, RuntimeTool, State, ToolError, ToolList, mcp_tool};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
@@ -149,4 +149,27 @@ fn json_schema_2020_12_tool(
         name.as_deref().unwrap_or("-"),
         city.as_deref().unwrap_or("-")
     )
+}
+
+/// The name of the tool `test_trigger_tool_change` adds and removes.
+const ADDED_TOOL: &str = "test_added_at_run_time";
+
+/// Adds a tool to the server's list, or removes it when it is there: the suite's hook to
+/// see `notifications/tools/list_changed` reach the sessions and `subscriptions/listen`
+/// streams that asked for it.
+#[mcp_tool]
+fn test_trigger_tool_change(tools: State<ToolList>) -> Result<String, ToolError> {
+    if tools.remove(ADDED_TOOL) {
+        return Ok(format!("removed `{ADDED_TOOL}`"));
+    }
+    let tool = RuntimeTool::new(ADDED_TOOL, "Returns a fixed text; added at run time.").handler(
+        |arguments: Arguments, _ctx: Context| async move {
+            arguments.finish()?;
+            Ok::<_, ToolError>("added at run time")
+        },
+    );
+    tools
+        .add(tool)
+        .map_err(|error| ToolError::new(error.to_string()))?;
+    Ok(format!("added `{ADDED_TOOL}`"))
 }
