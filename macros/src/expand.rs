@@ -9,6 +9,10 @@ use syn::spanned::Spanned as _;
 
 use crate::model::{DefaultValue, Number, Param, Read, SchemaDialect, Tool};
 
+mod item;
+
+pub(crate) use item::item;
+
 /// The function, then the items that make it a tool.
 pub(crate) fn tool(tool: &Tool) -> TokenStream {
     let names = Names::new(&tool.function.sig.ident);
@@ -550,54 +554,5 @@ fn option_bound(p: &TokenStream, value: Option<Number>) -> TokenStream {
             quote!(::core::option::Option::Some(#p::Bound::Float(#lit)))
         }
         None => quote!(::core::option::Option::None),
-    }
-}
-
-/// The completion functions of the parameters that name one (`#[arg(complete = f)]`),
-/// each a wrapper that gives the runtime `Vec<String>`, and their table; the table's
-/// name is returned with the items.
-pub(crate) fn completers(params: &[Param], names: &Names) -> (TokenStream, Ident) {
-    let p = names.private();
-    let table = format_ident!(
-        "__MCP_COMPLETERS_{}",
-        names.function,
-        span = Span::call_site()
-    );
-    let prefix = Ident::new("__mcp_prefix", Span::mixed_site());
-    let mut functions = Vec::new();
-    let mut entries = Vec::new();
-    for (index, param) in params.iter().enumerate() {
-        let Some(path) = &param.complete else {
-            continue;
-        };
-        let wrapper = names.param_item("__mcp_complete", index);
-        let argument = param.ident.to_string();
-        functions.push(quote_spanned! {path.span()=>
-            fn #wrapper(#prefix: &str) -> ::std::vec::Vec<::std::string::String> {
-                #p::suggestions(#path(#prefix))
-            }
-        });
-        entries.push(quote! {
-            #p::Completer { argument: #argument, complete: #wrapper }
-        });
-    }
-    let count = entries.len();
-    let items = quote! {
-        #(#functions)*
-        static #table: [#p::Completer; #count] = [#(#entries),*];
-    };
-    (items, table)
-}
-
-/// `file`, `line` and `module_path` of the function, for its entry.
-pub(crate) fn location(names: &Names) -> TokenStream {
-    let here = names.function.span();
-    let file = quote_spanned!(here=> ::core::file!());
-    let line = quote_spanned!(here=> ::core::line!());
-    let module_path = quote_spanned!(here=> ::core::module_path!());
-    quote! {
-        file: #file,
-        line: #line,
-        module_path: #module_path,
     }
 }

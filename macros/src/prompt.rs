@@ -36,43 +36,20 @@ pub(crate) fn expand(prompt: &Item) -> TokenStream {
     let names = Names::new(&prompt.function.sig.ident);
     let p = names.private();
     let krate = &names.krate;
-    let params = expand::param_items(&prompt.params, &prompt.function, &names);
     let ty = &prompt.output.ty;
     // The trait bound is checked here, so a type that is no prompt's result is an error on it.
     let convert = quote_spanned!(prompt.output.span=> #p::prompt_reply::<#ty>);
-    let call = expand::call_fn(
-        &prompt.params,
-        &prompt.function,
-        &names,
-        quote!(#p::CallFuture<#krate::model::PromptResult>),
-        convert,
-    );
-    let (completer_items, completers) = expand::completers(&prompt.params, &names);
-    let (name, description) = (&prompt.name, &prompt.description);
-    let title = expand::option_str(prompt.title.as_deref());
-    let icons = &prompt.metadata.icons;
-    let meta = expand::option_str(prompt.metadata.meta.as_deref());
-    let (params_static, call_fn) = (&names.params, &names.call);
-    let location = expand::location(&names);
+    let future = quote!(#p::CallFuture<#krate::model::PromptResult>);
+    let (items, fields) = expand::item(prompt, &names, future, convert);
     let registration = quote! {
         #p::inventory::submit! {
-            #krate::PromptEntry::__new(#p::PromptSpec {
-                name: #name,
-                description: #description,
-                title: #title,
-                icons: &[#(#icons),*],
-                meta: #meta,
-                params: &#params_static,
-                completions: &#completers,
-                call: #call_fn,
-                #location
-            })
+            #krate::PromptEntry::__new(#p::PromptSpec { #fields })
         }
     };
     expand::wrap(
         &prompt.function,
         &prompt.krate,
         &names,
-        quote!(#params #call #completer_items #registration),
+        quote!(#items #registration),
     )
 }

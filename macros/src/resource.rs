@@ -206,7 +206,6 @@ pub(crate) fn expand(resource: &Resource) -> TokenStream {
     let names = Names::new(&resource.item.function.sig.ident);
     let p = names.private();
     let krate = &names.krate;
-    let params = expand::param_items(&resource.item.params, &resource.item.function, &names);
     // A parameter that is no template variable must be one the server gives.
     let variables: &[String] = match &resource.address {
         Address::Uri(_) => &[],
@@ -231,39 +230,19 @@ pub(crate) fn expand(resource: &Resource) -> TokenStream {
         });
     let ty = &resource.item.output.ty;
     let convert = quote_spanned!(resource.item.output.span=> #p::resource_reply::<#ty>);
-    let call = expand::call_fn(
-        &resource.item.params,
-        &resource.item.function,
-        &names,
-        quote!(#p::CallFuture<#p::ResourceReply>),
-        convert,
-    );
-    let (completer_items, completers) = expand::completers(&resource.item.params, &names);
+    let future = quote!(#p::CallFuture<#p::ResourceReply>);
+    let (items, fields) = expand::item(&resource.item, &names, future, convert);
     let address = match &resource.address {
         Address::Uri(uri) => quote!(#p::Address::Uri(#uri)),
         Address::Template(template, _) => quote!(#p::Address::Template(#template)),
     };
-    let (name, description) = (&resource.item.name, &resource.item.description);
-    let title = expand::option_str(resource.item.title.as_deref());
     let mime_type = expand::option_str(resource.mime_type.as_deref());
-    let icons = &resource.item.metadata.icons;
-    let meta = expand::option_str(resource.item.metadata.meta.as_deref());
-    let (params_static, call_fn) = (&names.params, &names.call);
-    let location = expand::location(&names);
     let registration = quote! {
         #p::inventory::submit! {
             #krate::ResourceEntry::__new(#p::ResourceSpec {
                 address: #address,
-                name: #name,
-                description: #description,
-                title: #title,
                 mime_type: #mime_type,
-                icons: &[#(#icons),*],
-                meta: #meta,
-                params: &#params_static,
-                completions: &#completers,
-                call: #call_fn,
-                #location
+                #fields
             })
         }
     };
@@ -271,6 +250,6 @@ pub(crate) fn expand(resource: &Resource) -> TokenStream {
         &resource.item.function,
         &resource.item.krate,
         &names,
-        quote!(#params #(#not_variables)* #call #completer_items #registration),
+        quote!(#(#not_variables)* #items #registration),
     )
 }

@@ -32,43 +32,27 @@ impl Catalog {
         prompts: Vec<&'static PromptEntry>,
         resources: Vec<&'static ResourceEntry>,
     ) -> Result<Self, ServerError> {
-        let prompt_extras: Vec<Extras> = {
-            let mut sorted = prompts.clone();
-            sorted.sort_by_key(|entry| entry.name());
-            (sorted.iter())
-                .map(|entry| Extras {
-                    icons: entry.spec().icons,
-                    meta: entry.spec().meta,
-                })
-                .collect()
-        };
-        let extras_of = |uri: &str| {
-            (resources.iter()).find(|entry| entry.uri() == uri).map_or(
-                Extras {
-                    icons: &[],
-                    meta: None,
-                },
-                |entry| Extras {
-                    icons: entry.spec().icons,
-                    meta: entry.spec().meta,
-                },
-            )
-        };
-        let built_prompts = Prompts::new(prompts);
-        let built_resources = Resources::new(resources.clone())?;
-        let prompt_listing = (built_prompts.infos().iter())
-            .zip(prompt_extras)
-            .map(|(info, extras)| bridge::sdk_prompt(info, extras))
+        let prompts = Prompts::new(prompts);
+        let resources = Resources::new(resources)?;
+        // Each listing in the order of its infos, which the entries share.
+        let prompt_listing = (prompts.infos().iter())
+            .zip(prompts.entries())
+            .map(|(info, entry)| {
+                bridge::sdk_prompt(info, extras(entry.spec().icons, entry.spec().meta))
+            })
             .collect();
-        let resource_listing = (built_resources.infos().iter())
-            .map(|info| bridge::sdk_resource(info, extras_of(&info.uri)))
+        let resource_extras = |entry: &ResourceEntry| extras(entry.spec().icons, entry.spec().meta);
+        let resource_listing = (resources.infos().iter())
+            .zip(resources.fixed_entries())
+            .map(|(info, entry)| bridge::sdk_resource(info, resource_extras(entry)))
             .collect();
-        let template_listing = (built_resources.template_infos().iter())
-            .map(|info| bridge::sdk_template(info, extras_of(&info.uri_template)))
+        let template_listing = (resources.template_infos().iter())
+            .zip(resources.template_entries())
+            .map(|(info, entry)| bridge::sdk_template(info, resource_extras(entry)))
             .collect();
         Ok(Self {
-            prompts: built_prompts,
-            resources: built_resources,
+            prompts,
+            resources,
             prompt_listing,
             resource_listing,
             template_listing,
@@ -182,4 +166,9 @@ impl Catalog {
         context.cancelled().await;
         self.subscriptions.close(stream);
     }
+}
+
+/// A listing entry's icons and `_meta`, as the attribute gave them.
+fn extras(icons: &'static [&'static str], meta: Option<&'static str>) -> Extras {
+    Extras { icons, meta }
 }

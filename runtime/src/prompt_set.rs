@@ -44,6 +44,11 @@ impl Prompts {
         &self.infos
     }
 
+    /// The entries, in the order of [`infos`](Self::infos).
+    pub(crate) fn entries(&self) -> impl Iterator<Item = &'static PromptEntry> + '_ {
+        self.prompts.iter().map(|prompt| prompt.entry)
+    }
+
     pub(crate) fn is_empty(&self) -> bool {
         self.prompts.is_empty()
     }

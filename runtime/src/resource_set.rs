@@ -36,7 +36,9 @@ struct BuiltTemplate {
 const SHOWN_URI_CHARS: usize = 256;
 
 impl Resources {
-    pub(crate) fn new(entries: Vec<&'static ResourceEntry>) -> Result<Self, ServerError> {
+    pub(crate) fn new(mut entries: Vec<&'static ResourceEntry>) -> Result<Self, ServerError> {
+        // By URI: looked up by halves, and listed in that order.
+        entries.sort_by_key(|entry| entry.uri());
         let mut resources = Self::default();
         for entry in entries {
             let spec = entry.spec();
@@ -74,7 +76,6 @@ impl Resources {
                 }
             }
         }
-        resources.fixed.sort_by_key(|entry| entry.uri());
         Ok(resources)
     }
 
@@ -84,6 +85,16 @@ impl Resources {
 
     pub(crate) fn template_infos(&self) -> &[ResourceTemplateInfo] {
         &self.template_infos
+    }
+
+    /// The fixed resources, in the order of [`infos`](Self::infos).
+    pub(crate) fn fixed_entries(&self) -> impl Iterator<Item = &'static ResourceEntry> + '_ {
+        self.fixed.iter().copied()
+    }
+
+    /// The templates, in the order of [`template_infos`](Self::template_infos).
+    pub(crate) fn template_entries(&self) -> impl Iterator<Item = &'static ResourceEntry> + '_ {
+        self.templates.iter().map(|template| template.entry)
     }
 
     pub(crate) fn is_empty(&self) -> bool {
