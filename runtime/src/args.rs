@@ -22,6 +22,14 @@ pub struct ArgReader<'a> {
     params: &'static [ParamSpec],
     /// How many arguments a parameter has read (each parameter reads one key once).
     found: usize,
+    /// What went wrong, if anything: boxed, so that a call without faults carries and
+    /// drops one empty pointer.
+    trouble: Option<Box<Trouble>>,
+}
+
+/// The faults of a call's arguments.
+#[derive(Debug, Default)]
+struct Trouble {
     /// Faults with the index of their parameter, so they read in parameter order.
     faults: Vec<(usize, Fault)>,
     /// A parameter the server gives could not be made: the call fails as the server's.
@@ -37,8 +45,7 @@ impl<'a> ArgReader<'a> {
             args,
             params,
             found: 0,
-            faults: Vec::new(),
-            broken: None,
+            trouble: None,
         }
     }
 
@@ -98,7 +105,7 @@ impl<'a> ArgReader<'a> {
         match inject(self.input) {
             Ok(value) => Some(value),
             Err(failure) => {
-                self.broken.get_or_insert(failure);
+                self.trouble().broken.get_or_insert(failure);
                 None
             }
         }
@@ -134,16 +141,23 @@ impl<'a> ArgReader<'a> {
     #[inline]
     pub fn finish(self) -> Result<(), Failure> {
         // Keys are distinct: when each was read by a parameter, none is unknown.
-        if self.faults.is_empty() && self.found == self.args.len() && self.broken.is_none() {
+        if self.trouble.is_none() && self.found == self.args.len() {
             return Ok(());
         }
         self.fail()
     }
 
+    /// Where the faults go, made on the first.
+    #[cold]
+    fn trouble(&mut self) -> &mut Trouble {
+        self.trouble.get_or_insert_with(Box::default)
+    }
+
     #[cold]
     #[inline(never)]
-    fn fail(mut self) -> Result<(), Failure> {
-        if let Some(failure) = self.broken.take() {
+    fn fail(self) -> Result<(), Failure> {
+        let mut trouble = self.trouble.map(|trouble| *trouble).unwrap_or_default();
+        if let Some(failure) = trouble.broken.take() {
             return Err(failure);
         }
         let params = self.params;
@@ -164,14 +178,14 @@ impl<'a> ArgReader<'a> {
                 name: name.clone(),
                 suggestion,
             };
-            self.faults.push((params.len(), fault));
+            trouble.faults.push((params.len(), fault));
         }
-        if self.faults.is_empty() {
+        if trouble.faults.is_empty() {
             return Ok(());
         }
-        self.faults.sort_by_key(|(index, _)| *index);
+        trouble.faults.sort_by_key(|(index, _)| *index);
         Err(Failure::Arguments(ArgumentErrors::new(
-            self.faults.into_iter().map(|(_, fault)| fault).collect(),
+            trouble.faults.into_iter().map(|(_, fault)| fault).collect(),
         )))
     }
 
@@ -179,7 +193,7 @@ impl<'a> ArgReader<'a> {
     #[inline(never)]
     fn missing(&mut self, index: usize) {
         let fault = Fault::Missing(self.params[index].name.to_owned());
-        self.faults.push((index, fault));
+        self.trouble().faults.push((index, fault));
     }
 
     #[inline]
@@ -216,7 +230,7 @@ impl<'a> ArgReader<'a> {
         let fault = decode_fault(param.name, path, message, |generator| {
             schema::param_schema(param, generator)
         });
-        self.faults.push((index, fault));
+        self.trouble().faults.push((index, fault));
     }
 
     /// Records "`path`: expected <what the schema says>".
@@ -229,7 +243,7 @@ impl<'a> ArgReader<'a> {
         let fault = invalid_fault(param.name, inner, |generator| {
             schema::param_schema(param, generator)
         });
-        self.faults.push((index, fault));
+        self.trouble().faults.push((index, fault));
     }
 }
 

@@ -8,6 +8,7 @@ use std::task::{Context, Poll};
 use rmcp::RoleServer;
 use rmcp::service::RequestContext;
 use serde_json::{Map, Value};
+use stackfuture::StackFuture;
 use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 
 use crate::failure::Failure;
@@ -62,35 +63,48 @@ impl<'a> CallInput<'a> {
 /// What a call of a tool (`T` = [`ToolReply`]), a prompt or a resource ends with.
 pub(crate) type Outcome<T = ToolReply> = Result<T, Failure>;
 
-/// The future of one call of a tool, a prompt or a resource (`T` is what it replies):
-/// a sync function's thread, an async function's own future, or an outcome known before
-/// the function ran (its arguments failed). Only async functions box.
-#[doc(hidden)]
-#[derive(Debug)]
-pub struct CallFuture<T> {
-    state: State<T>,
+pin_project_lite::pin_project! {
+    /// The future of one call of a tool, a prompt or a resource (`T` is what it
+    /// replies): a sync function's thread, an async function's own future, or an
+    /// outcome known before the function ran (its arguments failed). An async
+    /// function's future is kept inline when it fits in `INLINE_FUTURE` bytes, and
+    /// boxed otherwise.
+    #[doc(hidden)]
+    #[derive(Debug)]
+    pub struct CallFuture<T> {
+        #[pin]
+        state: State<T>,
+    }
 }
 
 /// The future of one tool call.
 #[doc(hidden)]
 pub type ToolFuture = CallFuture<ToolReply>;
 
-enum State<T> {
-    /// Only a failure ends a call before its tool runs; kept small, as every call moves it.
-    Ready(Option<Failure>),
-    /// A sync tool whose thread starts when the call is first polled.
-    Queued(Option<Box<dyn FnOnce() -> Outcome<T> + Send>>),
-    Blocking(tokio::task::JoinHandle<Outcome<T>>),
-    Async(Pin<Box<dyn Future<Output = Outcome<T>> + Send>>),
+pin_project_lite::pin_project! {
+    #[project = StateProj]
+    enum State<T> {
+        /// Only a failure ends a call before its tool runs; kept small, as every call moves it.
+        Ready { failure: Option<Failure> },
+        /// A sync tool whose thread starts when the call is first polled.
+        Queued { run: Option<Box<dyn FnOnce() -> Outcome<T> + Send>> },
+        Blocking { thread: tokio::task::JoinHandle<Outcome<T>> },
+        Async { #[pin] future: StackFuture<'static, Outcome<T>, INLINE_FUTURE> },
+    }
 }
+
+/// The room in a [`CallFuture`] for an async function's future: a tool that awaits
+/// little (a lookup, a sum, a decode) runs without an allocation of its own; a larger
+/// future, one that holds a client or a buffer across an await, is boxed.
+const INLINE_FUTURE: usize = 256;
 
 impl<T> std::fmt::Debug for State<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
-            State::Ready(_) => "Ready",
-            State::Queued(_) => "Queued",
-            State::Blocking(_) => "Blocking",
-            State::Async(_) => "Async",
+            State::Ready { .. } => "Ready",
+            State::Queued { .. } => "Queued",
+            State::Blocking { .. } => "Blocking",
+            State::Async { .. } => "Async",
         })
     }
 }
@@ -98,10 +112,10 @@ impl<T> std::fmt::Debug for State<T> {
 impl<T> CallFuture<T> {
     /// The failure, if the call ended before any tool code ran (its arguments failed);
     /// otherwise `None`, and the call is to be awaited.
-    pub(crate) fn ended(&mut self) -> Option<Failure> {
-        match &mut self.state {
-            State::Ready(failure) => failure.take(),
-            State::Queued(_) | State::Blocking(_) | State::Async(_) => None,
+    pub(crate) fn ended(self: Pin<&mut Self>) -> Option<Failure> {
+        match self.project().state.project() {
+            StateProj::Ready { failure } => failure.take(),
+            StateProj::Queued { .. } | StateProj::Blocking { .. } | StateProj::Async { .. } => None,
         }
     }
 }
@@ -110,27 +124,29 @@ impl<T: Send + 'static> Future for CallFuture<T> {
     type Output = Outcome<T>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Outcome<T>> {
-        match &mut self.state {
-            State::Ready(failure) => Poll::Ready(Err(failure.take().unwrap_or_else(|| {
+        let mut state = self.as_mut().project().state;
+        match state.as_mut().project() {
+            StateProj::Ready { failure } => Poll::Ready(Err(failure.take().unwrap_or_else(|| {
                 Failure::internal("the call was polled after it ended".to_owned())
             }))),
-            State::Queued(run) => {
+            StateProj::Queued { run } => {
                 let Some(run) = run.take() else {
                     return Poll::Ready(Err(Failure::internal(
                         "the tool's thread was started twice".to_owned(),
                     )));
                 };
-                self.state = State::Blocking(tokio::task::spawn_blocking(run));
+                let thread = tokio::task::spawn_blocking(run);
+                state.set(State::Blocking { thread });
                 self.poll(cx)
             }
-            State::Blocking(thread) => Pin::new(thread).poll(cx).map(|joined| {
+            StateProj::Blocking { thread } => Pin::new(thread).poll(cx).map(|joined| {
                 joined.unwrap_or_else(|_| {
                     Err(Failure::internal(
                         "the tool's thread was stopped before it finished".to_owned(),
                     ))
                 })
             }),
-            State::Async(future) => future.as_mut().poll(cx),
+            StateProj::Async { future } => future.poll(cx),
         }
     }
 }
@@ -149,9 +165,13 @@ where
 {
     let run = move || panics::catch(run).and_then(convert);
     let state = if input.queued {
-        State::Queued(Some(Box::new(run)))
+        State::Queued {
+            run: Some(Box::new(run)),
+        }
     } else {
-        State::Blocking(tokio::task::spawn_blocking(run))
+        State::Blocking {
+            thread: tokio::task::spawn_blocking(run),
+        }
     };
     CallFuture { state }
 }
@@ -163,7 +183,9 @@ where
     F: Future<Output = R> + Send + 'static,
 {
     CallFuture {
-        state: State::Async(Box::pin(panics::Guarded::new(run, convert))),
+        state: State::Async {
+            future: StackFuture::from_or_box(panics::Guarded::new(run, convert)),
+        },
     }
 }
 
@@ -171,7 +193,9 @@ where
 #[doc(hidden)]
 pub fn fail<T>(failure: Failure) -> CallFuture<T> {
     CallFuture {
-        state: State::Ready(Some(failure)),
+        state: State::Ready {
+            failure: Some(failure),
+        },
     }
 }
 
@@ -221,7 +245,7 @@ impl<F: Future> Future for Cancellable<'_, F> {
 /// state does not weigh on calls without one.
 pub(crate) async fn timed<T: Send + 'static>(
     limit: std::time::Duration,
-    running: &mut CallFuture<T>,
+    running: Pin<&mut CallFuture<T>>,
 ) -> Outcome<T> {
     Box::pin(tokio::time::timeout(limit, running))
         .await

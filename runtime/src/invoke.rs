@@ -46,14 +46,14 @@ pub(crate) async fn run<T: Send + 'static>(
         scope.log_filter,
         false,
     );
-    let mut running = call(&input);
-    let outcome = match running.ended() {
+    let mut running = std::pin::pin!(call(&input));
+    let outcome = match running.as_mut().ended() {
         Some(failure) => Err(failure),
         None => {
             let running = async {
                 match scope.timeout {
-                    Some(limit) => timed(limit, &mut running).await,
-                    None => (&mut running).await,
+                    Some(limit) => timed(limit, running).await,
+                    None => running.await,
                 }
             };
             match scope.request {

@@ -1,6 +1,7 @@
 //! A built server: every tool's listing computed once and shared by every session,
 //! the lookup of a called tool, and `rmcp`'s `ServerHandler` over them.
 
+use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -416,14 +417,14 @@ impl ToolServer {
             &self.log_filter,
             calls.is_some(),
         );
-        let mut running = tool.start(&input);
-        if let Some(failure) = running.ended() {
+        let mut running = std::pin::pin!(tool.start(&input));
+        if let Some(failure) = running.as_mut().ended() {
             return Ok(self.answer(&tool, Err(failure), &input));
         }
         let outcome = match (calls, tool.timeout()) {
-            (None, Some(limit)) => timed(limit, &mut running).await,
-            (None, None) => (&mut running).await,
-            (Some(calls), limit) => queued(calls, limit, &mut running).await,
+            (None, Some(limit)) => timed(limit, running).await,
+            (None, None) => running.await,
+            (Some(calls), limit) => queued(calls, limit, running).await,
         };
         Ok(self.answer(&tool, outcome, &input))
     }
@@ -546,7 +547,11 @@ fn unknown_tool<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> CallErr
 /// A running call that first waits for a permit among the server's concurrent calls,
 /// and holds it until the tool ends, fails its own time limit or is dropped. Boxed, as
 /// `timed` is.
-async fn queued(calls: &Semaphore, limit: Option<Duration>, running: &mut ToolFuture) -> Outcome {
+async fn queued(
+    calls: &Semaphore,
+    limit: Option<Duration>,
+    running: Pin<&mut ToolFuture>,
+) -> Outcome {
     Box::pin(async move {
         let Ok(_permit) = calls.acquire().await else {
             return Err(Failure::internal(

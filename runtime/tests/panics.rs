@@ -63,3 +63,32 @@ async fn a_panicking_async_tool_is_a_tool_error_and_the_next_call_succeeds() {
         .unwrap();
     assert_eq!(quotient, 4);
 }
+
+/// Holds a 4 KiB buffer across an await (its future is too large to be kept inline, so
+/// it is boxed), then panics or sums the buffer.
+#[mcp_tool]
+async fn heavy(
+    /// Panic instead of answering.
+    fail: bool,
+) -> u64 {
+    let buffer = [1u8; 4096];
+    tokio::task::yield_now().await;
+    assert!(!fail, "heavy failed on purpose");
+    buffer.iter().map(|&b| u64::from(b)).sum()
+}
+
+#[tokio::test]
+async fn an_async_tool_with_a_large_future_answers_and_its_panic_is_caught() {
+    let client = TestClient::from_registry().await.unwrap();
+    let sum: u64 = client
+        .call_as("heavy", json!({ "fail": false }))
+        .await
+        .unwrap();
+    assert_eq!(sum, 4096);
+    let result = client.call("heavy", json!({ "fail": true })).await.unwrap();
+    assert!(result.is_error);
+    assert_eq!(
+        result.text(),
+        "tool `heavy` failed: it panicked: heavy failed on purpose"
+    );
+}

@@ -59,15 +59,15 @@ impl ServerHandler for ToolServer {
             &self.log_filter,
             calls.is_some(),
         );
-        let mut running = tool.start(&input);
-        if let Some(failure) = running.ended() {
+        let mut running = std::pin::pin!(tool.start(&input));
+        if let Some(failure) = running.as_mut().ended() {
             return Ok(self.answer(&tool, Err(failure), &input).into());
         }
         let outcome = match (calls, tool.timeout()) {
-            (None, Some(limit)) => Cancellable::new(timed(limit, &mut running), &context.ct).await,
-            (None, None) => Cancellable::new(&mut running, &context.ct).await,
+            (None, Some(limit)) => Cancellable::new(timed(limit, running), &context.ct).await,
+            (None, None) => Cancellable::new(running, &context.ct).await,
             (Some(calls), limit) => {
-                Cancellable::new(queued(calls, limit, &mut running), &context.ct).await
+                Cancellable::new(queued(calls, limit, running), &context.ct).await
             }
         };
         let Some(outcome) = outcome else {
