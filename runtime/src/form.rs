@@ -192,38 +192,7 @@ fn property_schema(property: Value) -> Result<Map<String, Value>, String> {
     let mut flat = Map::new();
     let kind = property.get("type").and_then(Value::as_str).unwrap_or("");
     match (kind, choices(&property)?) {
-        ("array", _) => {
-            let items = property.get("items").cloned().unwrap_or(Value::Bool(true));
-            let Value::Object(mut items) = items else {
-                return Err("is a list of any JSON values".into());
-            };
-            strip_null(&mut items)?;
-            let Some(offered) = choices(&items)? else {
-                return Err(format!(
-                    "is a list whose items are not choices (each is {})",
-                    schema::describe(&Value::Object(items))
-                ));
-            };
-            flat.insert("type".into(), "array".into());
-            copy(
-                &property,
-                &mut flat,
-                &["title", "description", "minItems", "maxItems"],
-            );
-            let items = if offered.titled() {
-                Map::from_iter([("anyOf".to_owned(), offered.titled_list())])
-            } else {
-                Map::from_iter([
-                    ("type".to_owned(), "string".into()),
-                    ("enum".to_owned(), offered.values()),
-                ])
-            };
-            flat.insert("items".into(), Value::Object(items));
-            copy_default(&property, &mut flat, |d| {
-                d.as_array()
-                    .is_some_and(|items| items.iter().all(Value::is_string))
-            })?;
-        }
+        ("array", _) => return list_schema(&property),
         ("string" | "", Some(offered)) => {
             flat.insert("type".into(), "string".into());
             copy(&property, &mut flat, &["title", "description"]);
@@ -248,30 +217,7 @@ fn property_schema(property: Value) -> Result<Map<String, Value>, String> {
             }
             copy_default(&property, &mut flat, Value::is_string)?;
         }
-        ("integer" | "number", None) => {
-            flat.insert("type".into(), kind.into());
-            copy(
-                &property,
-                &mut flat,
-                &["title", "description", "minimum", "maximum"],
-            );
-            let integral = kind == "integer";
-            copy_default(&property, &mut flat, |d| {
-                if integral {
-                    d.is_i64() || d.is_u64()
-                } else {
-                    d.is_number()
-                }
-            })?;
-            if !integral {
-                // A number's bounds and default travel as floats (`0.0`), as clients read them.
-                for key in ["minimum", "maximum", "default"] {
-                    if let Some(value) = flat.get_mut(key) {
-                        *value = value.as_f64().map_or(Value::Null, Value::from);
-                    }
-                }
-            }
-        }
+        ("integer" | "number", None) => number_schema(&property, kind == "integer", &mut flat)?,
         ("boolean", None) => {
             flat.insert("type".into(), "boolean".into());
             copy(&property, &mut flat, &["title", "description"]);
@@ -285,6 +231,73 @@ fn property_schema(property: Value) -> Result<Map<String, Value>, String> {
         (other, _) => return Err(format!("is of type `{other}`")),
     }
     Ok(flat)
+}
+
+/// A list of choices: `type: array` whose items are a `string` enum or titled choices.
+fn list_schema(property: &Map<String, Value>) -> Result<Map<String, Value>, String> {
+    let items = property.get("items").cloned().unwrap_or(Value::Bool(true));
+    let Value::Object(mut items) = items else {
+        return Err("is a list of any JSON values".into());
+    };
+    strip_null(&mut items)?;
+    let Some(offered) = choices(&items)? else {
+        return Err(format!(
+            "is a list whose items are not choices (each is {})",
+            schema::describe(&Value::Object(items))
+        ));
+    };
+    let mut flat = Map::new();
+    flat.insert("type".into(), "array".into());
+    copy(
+        property,
+        &mut flat,
+        &["title", "description", "minItems", "maxItems"],
+    );
+    let items = if offered.titled() {
+        Map::from_iter([("anyOf".to_owned(), offered.titled_list())])
+    } else {
+        Map::from_iter([
+            ("type".to_owned(), "string".into()),
+            ("enum".to_owned(), offered.values()),
+        ])
+    };
+    flat.insert("items".into(), Value::Object(items));
+    copy_default(property, &mut flat, |d| {
+        d.as_array()
+            .is_some_and(|items| items.iter().all(Value::is_string))
+    })?;
+    Ok(flat)
+}
+
+/// An integer or a number, with its bounds and default.
+fn number_schema(
+    property: &Map<String, Value>,
+    integral: bool,
+    flat: &mut Map<String, Value>,
+) -> Result<(), String> {
+    let kind = if integral { "integer" } else { "number" };
+    flat.insert("type".into(), kind.into());
+    copy(
+        property,
+        flat,
+        &["title", "description", "minimum", "maximum"],
+    );
+    copy_default(property, flat, |d| {
+        if integral {
+            d.is_i64() || d.is_u64()
+        } else {
+            d.is_number()
+        }
+    })?;
+    if !integral {
+        // A number's bounds and default travel as floats (`0.0`), as clients read them.
+        for key in ["minimum", "maximum", "default"] {
+            if let Some(value) = flat.get_mut(key) {
+                *value = value.as_f64().map_or(Value::Null, Value::from);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Makes an `Option`'s schema the schema of what it holds: `null` leaves the type, the
