@@ -53,47 +53,69 @@ use crate::suggest;
 /// ```
 #[derive(Debug)]
 pub struct Arguments {
-    args: Map<String, Value>,
-    /// The names read so far, each once.
+    call: Arc<CallArguments>,
+    /// The names read so far that the input schema does not list, each once: a listed
+    /// name is never unknown, so reading one records nothing.
     read: Vec<String>,
     /// The properties of the tool's input schema: sent and unread, they are not unknown.
     declared: Arc<[String]>,
     faults: Vec<Fault>,
     finished: bool,
-    /// Where the faults go that no `finish` reported, when the arguments are dropped.
-    unreported: Option<Arc<Mutex<Option<ArgumentErrors>>>>,
+}
+
+/// A call's arguments as sent, shared by its [`Arguments`] and the server, which logs
+/// them if the call fails (however the handler ends: it may panic or run out of time
+/// while it holds them); and where the faults go that no `finish` reported.
+#[derive(Debug)]
+pub(crate) struct CallArguments {
+    args: Map<String, Value>,
+    unreported: Mutex<Option<ArgumentErrors>>,
+}
+
+impl CallArguments {
+    /// The arguments as sent.
+    pub(crate) fn args(&self) -> &Map<String, Value> {
+        &self.args
+    }
+
+    /// The faults of arguments dropped without `finish`, once.
+    pub(crate) fn unreported(&self) -> Option<ArgumentErrors> {
+        (self.unreported.lock())
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .take()
+    }
 }
 
 impl Arguments {
     /// The arguments of a call, as a JSON object; for tests of a handler, and for running
     /// one outside a server.
     pub fn new(args: Map<String, Value>) -> Self {
+        Self::for_call(args, Arc::from([]))
+    }
+
+    /// The arguments of a call of a tool whose input schema lists `declared`.
+    pub(crate) fn for_call(args: Map<String, Value>, declared: Arc<[String]>) -> Self {
         Self {
-            args,
+            call: Arc::new(CallArguments {
+                args,
+                unreported: Mutex::new(None),
+            }),
             read: Vec::new(),
-            declared: Arc::from([]),
+            declared,
             faults: Vec::new(),
             finished: false,
-            unreported: None,
         }
     }
 
-    /// The arguments of a call of a tool whose input schema lists `declared`; the faults
-    /// no `finish` reports land in `unreported`.
-    pub(crate) fn for_call(
-        args: Map<String, Value>,
-        declared: Arc<[String]>,
-        unreported: Arc<Mutex<Option<ArgumentErrors>>>,
-    ) -> Self {
-        let mut arguments = Self::new(args);
-        arguments.declared = declared;
-        arguments.unreported = Some(unreported);
-        arguments
+    /// The call's arguments as sent, and the faults these arguments leave unreported
+    /// when dropped.
+    pub(crate) fn call(&self) -> Arc<CallArguments> {
+        Arc::clone(&self.call)
     }
 
     /// The arguments as the client sent them.
     pub fn as_map(&self) -> &Map<String, Value> {
-        &self.args
+        &self.call.args
     }
 
     /// A string that must be sent; `""` after a fault.
@@ -223,7 +245,7 @@ impl Arguments {
                 .chain(self.declared.iter())
                 .map(String::as_str)
         };
-        for key in self.args.keys() {
+        for key in self.call.args.keys() {
             if known().any(|known| known == key) {
                 continue;
             }
@@ -237,10 +259,19 @@ impl Arguments {
 
     /// The argument `name`, decoded; a fault is recorded. `name` counts as read.
     fn read<T: DeserializeOwned + JsonSchema>(&mut self, name: &str) -> Read<T> {
-        if !self.read.iter().any(|read| read == name) {
+        let known = |names: &[String]| names.iter().any(|known| known == name);
+        if !known(&self.declared) && !known(&self.read) {
             self.read.push(name.to_owned());
         }
-        let Some(value) = self.args.get(name).filter(|value| !value.is_null()) else {
+        let args = &self.call.args;
+        // A call has few arguments: comparing their keys beats hashing the name.
+        let value = if args.len() <= 8 {
+            args.iter()
+                .find_map(|(key, value)| (key == name).then_some(value))
+        } else {
+            args.get(name)
+        };
+        let Some(value) = value.filter(|value| !value.is_null()) else {
             return Read::Absent;
         };
         let param = <T as ToolParam>::PARAM_TYPE;
@@ -273,13 +304,9 @@ impl Drop for Arguments {
         if self.finished {
             return;
         }
-        let Some(unreported) = self.unreported.take() else {
-            return;
-        };
         if let Some(errors) = self.errors() {
-            let mut slot = unreported
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            let mut slot =
+                (self.call.unreported.lock()).unwrap_or_else(|poisoned| poisoned.into_inner());
             *slot = Some(errors);
         }
     }
