@@ -117,9 +117,10 @@ if doing callgrind && command -v valgrind >/dev/null; then
     # neither a baseline (rmcp-default, rmcp-stored, hand) nor the setup correction:
     # ours (async fn tools, run inline like the baselines' tools; the row the targets
     # judge), ours-sync (plain fn tools, run on the blocking pool by design) and
-    # ours-context (tools that take a Context and send one progress notification).
+    # ours-context (tools that take a Context and send one progress notification) and
+    # ours-runtime (the same tools defined at run time, as RuntimeTools).
     for tool in add summarize; do
-        for style in setup ours ours-sync ours-context rmcp-default rmcp-stored hand; do
+        for style in setup ours ours-sync ours-context ours-runtime rmcp-default rmcp-stored hand; do
             for n in 0 "$counted"; do
                 total=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null \
                     "$bin/call-count" "$style" "$tool" "$n" 2>&1 |

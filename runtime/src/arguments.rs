@@ -53,47 +53,76 @@ use crate::suggest;
 /// ```
 #[derive(Debug)]
 pub struct Arguments {
-    args: Map<String, Value>,
-    /// The names read so far, each once.
+    call: Arc<CallArguments>,
+    /// The names read so far that the input schema does not list among its first 64
+    /// properties, each once: a listed name is never unknown, so reading one records
+    /// only its bit in `read_declared`.
     read: Vec<String>,
     /// The properties of the tool's input schema: sent and unread, they are not unknown.
     declared: Arc<[String]>,
+    /// Which of the first 64 properties of `declared` were read.
+    read_declared: u64,
+    /// How many of the arguments sent were read: when all were, none is unknown.
+    found: usize,
     faults: Vec<Fault>,
     finished: bool,
-    /// Where the faults go that no `finish` reported, when the arguments are dropped.
-    unreported: Option<Arc<Mutex<Option<ArgumentErrors>>>>,
+}
+
+/// A call's arguments as sent, shared by its [`Arguments`] and the server, which logs
+/// them if the call fails (however the handler ends: it may panic or run out of time
+/// while it holds them); and where the faults go that no `finish` reported.
+#[derive(Debug)]
+pub(crate) struct CallArguments {
+    args: Map<String, Value>,
+    unreported: Mutex<Option<ArgumentErrors>>,
+}
+
+impl CallArguments {
+    /// The arguments as sent.
+    pub(crate) fn args(&self) -> &Map<String, Value> {
+        &self.args
+    }
+
+    /// The faults of arguments dropped without `finish`, once.
+    pub(crate) fn unreported(&self) -> Option<ArgumentErrors> {
+        (self.unreported.lock())
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .take()
+    }
 }
 
 impl Arguments {
     /// The arguments of a call, as a JSON object; for tests of a handler, and for running
     /// one outside a server.
     pub fn new(args: Map<String, Value>) -> Self {
+        Self::for_call(args, Arc::from([]))
+    }
+
+    /// The arguments of a call of a tool whose input schema lists `declared`.
+    pub(crate) fn for_call(args: Map<String, Value>, declared: Arc<[String]>) -> Self {
         Self {
-            args,
+            call: Arc::new(CallArguments {
+                args,
+                unreported: Mutex::new(None),
+            }),
             read: Vec::new(),
-            declared: Arc::from([]),
+            declared,
+            read_declared: 0,
+            found: 0,
             faults: Vec::new(),
             finished: false,
-            unreported: None,
         }
     }
 
-    /// The arguments of a call of a tool whose input schema lists `declared`; the faults
-    /// no `finish` reports land in `unreported`.
-    pub(crate) fn for_call(
-        args: Map<String, Value>,
-        declared: Arc<[String]>,
-        unreported: Arc<Mutex<Option<ArgumentErrors>>>,
-    ) -> Self {
-        let mut arguments = Self::new(args);
-        arguments.declared = declared;
-        arguments.unreported = Some(unreported);
-        arguments
+    /// The call's arguments as sent, and the faults these arguments leave unreported
+    /// when dropped.
+    pub(crate) fn call(&self) -> Arc<CallArguments> {
+        Arc::clone(&self.call)
     }
 
     /// The arguments as the client sent them.
     pub fn as_map(&self) -> &Map<String, Value> {
-        &self.args
+        &self.call.args
     }
 
     /// A string that must be sent; `""` after a fault.
@@ -217,13 +246,17 @@ impl Arguments {
 
     /// Every fault, unknown arguments last; `None` without any.
     fn errors(&mut self) -> Option<ArgumentErrors> {
+        // Keys are distinct: when each was read, none is unknown.
+        if self.faults.is_empty() && self.found == self.call.args.len() {
+            return None;
+        }
         let mut faults = std::mem::take(&mut self.faults);
         let known = || {
             (self.read.iter())
                 .chain(self.declared.iter())
                 .map(String::as_str)
         };
-        for key in self.args.keys() {
+        for key in self.call.args.keys() {
             if known().any(|known| known == key) {
                 continue;
             }
@@ -237,12 +270,34 @@ impl Arguments {
 
     /// The argument `name`, decoded; a fault is recorded. `name` counts as read.
     fn read<T: DeserializeOwned + JsonSchema>(&mut self, name: &str) -> Read<T> {
-        if !self.read.iter().any(|read| read == name) {
-            self.read.push(name.to_owned());
-        }
-        let Some(value) = self.args.get(name).filter(|value| !value.is_null()) else {
+        let first = match self.declared.iter().position(|known| known == name) {
+            Some(index) if index < 64 => {
+                let bit = 1 << index;
+                let first = self.read_declared & bit == 0;
+                self.read_declared |= bit;
+                first
+            }
+            _ if self.read.iter().any(|read| read == name) => false,
+            _ => {
+                self.read.push(name.to_owned());
+                true
+            }
+        };
+        let args = &self.call.args;
+        // A call has few arguments: comparing their keys beats hashing the name.
+        let value = if args.len() <= 8 {
+            args.iter()
+                .find_map(|(key, value)| (key == name).then_some(value))
+        } else {
+            args.get(name)
+        };
+        let Some(value) = value else {
             return Read::Absent;
         };
+        self.found += usize::from(first);
+        if value.is_null() {
+            return Read::Absent;
+        }
         let param = <T as ToolParam>::PARAM_TYPE;
         match (param.decode)(value) {
             Ok(decoded) => Read::Value(decoded),
@@ -273,14 +328,59 @@ impl Drop for Arguments {
         if self.finished {
             return;
         }
-        let Some(unreported) = self.unreported.take() else {
-            return;
-        };
         if let Some(errors) = self.errors() {
-            let mut slot = unreported
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            let mut slot =
+                (self.call.unreported.lock()).unwrap_or_else(|poisoned| poisoned.into_inner());
             *slot = Some(errors);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn arguments(args: Value, declared: &[&str]) -> Arguments {
+        let Value::Object(args) = args else {
+            unreachable!("the arguments are an object")
+        };
+        let declared = declared.iter().map(|name| (*name).to_owned()).collect();
+        Arguments::for_call(args, declared)
+    }
+
+    #[test]
+    fn a_name_read_twice_leaves_no_other_argument_unread() {
+        let mut args = arguments(serde_json::json!({ "a": 1, "z": 2 }), &["a"]);
+        assert_eq!(args.required_i64("a"), 1);
+        assert_eq!(args.required_i64("a"), 1);
+        let error = args.finish().unwrap_err();
+        assert_eq!(error.message(), "unknown argument `z`");
+
+        let mut args = arguments(serde_json::json!({ "x": 1, "z": 2 }), &[]);
+        assert_eq!(args.optional_i64("x"), Some(1));
+        assert_eq!(args.optional_i64("x"), Some(1));
+        assert_eq!(args.optional_i64("y"), None);
+        let error = args.finish().unwrap_err();
+        assert_eq!(error.message(), "unknown argument `z`");
+    }
+
+    #[test]
+    fn every_argument_read_past_the_64th_property_counts_once() {
+        let names: Vec<String> = (0..70).map(|i| format!("p{i}")).collect();
+        let declared: Vec<&str> = names.iter().map(String::as_str).collect();
+        let sent: Map<String, Value> = (names.iter().skip(60))
+            .map(|name| (name.clone(), Value::from(1)))
+            .collect();
+        let mut args = arguments(Value::Object(sent.clone()), &declared);
+        for name in names.iter().skip(60) {
+            assert_eq!(args.required_i64(name), 1);
+            assert_eq!(args.required_i64(name), 1);
+        }
+        assert!(args.finish().is_ok());
+
+        // Unread, a listed argument is not unknown either.
+        let mut args = arguments(Value::Object(sent), &declared);
+        assert_eq!(args.required_i64("p69"), 1);
+        assert!(args.finish().is_ok());
     }
 }

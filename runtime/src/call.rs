@@ -58,6 +58,11 @@ impl<'a> CallInput<'a> {
     pub fn args(&self) -> &Map<String, Value> {
         &self.args
     }
+
+    /// Takes the call's arguments, for a tool that owns them while it runs.
+    pub(crate) fn take_args(&mut self) -> Map<String, Value> {
+        std::mem::take(&mut self.args)
+    }
 }
 
 /// What a call of a tool (`T` = [`ToolReply`]), a prompt or a resource ends with.

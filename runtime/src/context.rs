@@ -80,17 +80,35 @@ struct Inner {
 struct Session {
     peer: Peer<RoleServer>,
     id: RequestId,
+    /// Read from `_meta` and the handshake on first use: most tools send no message.
+    asked: OnceLock<Asked>,
+    /// Made from `_meta` and the handshake on first use: most tools never ask.
+    client: OnceLock<Option<ClientInfo>>,
+}
+
+/// What the request asks of the call's notifications.
+struct Asked {
     progress_token: Option<ProgressToken>,
     /// The level the request's `_meta` asks for (protocol 2026-07-28).
     request_level: Option<LogLevel>,
     /// Whether the request's protocol has no `logging/setLevel` (2026-07-28 on): then a
     /// request that asks for no level gets no log message.
     level_per_request: bool,
-    /// Made from `_meta` and the handshake on first use: most tools never ask.
-    client: OnceLock<Option<ClientInfo>>,
 }
 
-impl Session {
+impl Asked {
+    /// What `meta` asks, on the protocol it names or else the handshake's (as
+    /// `RequestContext::protocol_version` reads it).
+    fn new(meta: &RequestMetaObject, peer: &Peer<RoleServer>) -> Self {
+        let protocol = (meta.protocol_version())
+            .or_else(|| peer.peer_info().map(|info| info.protocol_version.clone()));
+        Self {
+            progress_token: meta.get_progress_token(),
+            request_level: meta.log_level().map(bridge::log_level),
+            level_per_request: protocol.is_some_and(|version| !version.has_initialize()),
+        }
+    }
+
     /// Whether the client asked for log messages of `level` in this call.
     fn wants(&self, level: LogLevel, session_filter: &LogFilter) -> bool {
         match self.request_level {
@@ -111,11 +129,7 @@ impl Context {
         let session = request.map(|request| Session {
             peer: request.peer.clone(),
             id: bridge::request_id(&request.id),
-            progress_token: request.meta.get_progress_token(),
-            request_level: request.meta.log_level().map(bridge::log_level),
-            level_per_request: request
-                .protocol_version()
-                .is_some_and(|version| !version.has_initialize()),
+            asked: OnceLock::new(),
             client: OnceLock::new(),
         });
         let cancel = request.map_or_else(CancellationToken::new, |r| r.ct.clone());
@@ -161,6 +175,10 @@ impl Context {
             .as_ref()
     }
 
+    fn asked<'a>(&'a self, session: &'a Session) -> &'a Asked {
+        (session.asked).get_or_init(|| Asked::new(&self.inner.meta, &session.peer))
+    }
+
     /// Whether the client cancelled the call (or the call has ended).
     pub fn is_cancelled(&self) -> bool {
         self.inner.cancel.is_cancelled()
@@ -196,7 +214,7 @@ impl Context {
         let Some(session) = &self.inner.session else {
             return;
         };
-        let Some(token) = &session.progress_token else {
+        let Some(token) = &self.asked(session).progress_token else {
             return;
         };
         if !done.is_finite() || !self.advance(done) {
@@ -233,7 +251,7 @@ impl Context {
     ) -> impl Future<Output = ()> + Send + '_ {
         // Formatted at once: the future holds a `String`, never the caller's message.
         let wanted = (self.inner.session.as_ref())
-            .is_some_and(|session| session.wants(level, &self.inner.log_filter));
+            .is_some_and(|session| self.asked(session).wants(level, &self.inner.log_filter));
         let text = wanted.then(|| masking::mask_failure(&message.to_string()).into_owned());
         self.send_log(level, text)
     }

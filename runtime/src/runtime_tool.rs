@@ -6,7 +6,6 @@ use std::collections::HashSet;
 use std::fmt;
 use std::future::Future;
 use std::panic::Location;
-use std::pin::Pin;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
@@ -14,8 +13,7 @@ use rmcp::model::Tool;
 use schemars::JsonSchema;
 use serde_json::{Map, Value};
 
-use crate::argument_errors::ArgumentErrors;
-use crate::arguments::Arguments;
+use crate::arguments::{Arguments, CallArguments};
 use crate::bridge;
 use crate::call::{CallInput, Outcome, ToolFuture, async_reply};
 use crate::context::Context;
@@ -28,8 +26,9 @@ use crate::schema;
 /// The longest tool name the MCP specification allows.
 const MAX_NAME_LEN: usize = 128;
 
-type Reply = Pin<Box<dyn Future<Output = Result<ToolResult, ToolError>> + Send>>;
-type Handler = Arc<dyn Fn(Arguments, Context) -> Reply + Send + Sync>;
+/// A handler as a call runs it: the user's function, its future and the conversion of
+/// its reply, all in the one box a call's future takes.
+type Handler = Arc<dyn Fn(Arguments, Context) -> ToolFuture + Send + Sync>;
 
 /// A tool defined at run time, from a configuration file, a database table or an API
 /// description, rather than with `#[mcp_tool]`: give it to
@@ -226,9 +225,12 @@ impl RuntimeTool {
         Fut: Future<Output = Result<R, ToolError>> + Send + 'static,
         R: IntoContent,
     {
-        self.handler = Some(Arc::new(move |args, ctx| {
+        self.handler = Some(Arc::new(move |args: Arguments, ctx| {
+            let call = args.call();
             let reply = handler(args, ctx);
-            Box::pin(async move { reply.await.map(IntoContent::into_tool_result) })
+            async_reply(outcome, async move {
+                (reply.await.map(IntoContent::into_tool_result), call)
+            })
         }));
         self
     }
@@ -413,33 +415,20 @@ pub(crate) struct AddedTool {
 }
 
 impl AddedTool {
-    /// Starts a call: the handler's future, with its panics caught; faults its arguments
-    /// recorded and no `finish` reported fail the call as argument errors.
-    pub(crate) fn start(&self, input: &CallInput<'_>) -> ToolFuture {
-        let unreported = Arc::new(Mutex::new(None));
-        let args = Arguments::for_call(
-            input.args().clone(),
-            Arc::clone(&self.declared),
-            Arc::clone(&unreported),
-        );
+    /// Starts a call, taking its arguments: the handler's future, with its panics caught;
+    /// faults its arguments recorded and no `finish` reported fail the call as argument
+    /// errors. The arguments come back shared, for the log if the call fails.
+    pub(crate) fn start(&self, input: &mut CallInput<'_>) -> (ToolFuture, Arc<CallArguments>) {
+        let args = Arguments::for_call(input.take_args(), Arc::clone(&self.declared));
+        let call = args.call();
         let ctx = Context::new(input.tool, input.request, input.log_filter);
-        let reply = (self.handler)(args, ctx);
-        async_reply(outcome, async move { (reply.await, unreported) })
+        ((self.handler)(args, ctx), call)
     }
 }
 
-type Ended = (
-    Result<ToolResult, ToolError>,
-    Arc<Mutex<Option<ArgumentErrors>>>,
-);
-
 /// A run-time tool's call, ended: argument faults first, whatever the handler returned.
-fn outcome((reply, unreported): Ended) -> Outcome {
-    let unreported = unreported
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .take();
-    if let Some(errors) = unreported {
+fn outcome((reply, call): (Result<ToolResult, ToolError>, Arc<CallArguments>)) -> Outcome {
+    if let Some(errors) = call.unreported() {
         return Err(Failure::Arguments(errors));
     }
     match reply {

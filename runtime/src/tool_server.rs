@@ -12,6 +12,7 @@ use rmcp::{RoleServer, ServiceExt};
 use serde_json::Value;
 use tokio::sync::Semaphore;
 
+use crate::arguments::CallArguments;
 use crate::bridge;
 use crate::call::{CallInput, Outcome, ToolFuture, timed};
 use crate::catalog::Catalog;
@@ -404,12 +405,12 @@ impl ToolServer {
         name: &str,
         arguments: serde_json::Map<String, Value>,
     ) -> Result<CallToolResult, CallError> {
-        let Some(tool) = self.find(name) else {
+        let Some(mut tool) = self.find(name) else {
             return Err(self.unknown_tool(name));
         };
         let state = &self.shared.state;
         let calls = self.shared.calls.as_ref();
-        let input = CallInput::new(
+        let mut input = CallInput::new(
             tool.name(),
             arguments,
             None,
@@ -417,7 +418,7 @@ impl ToolServer {
             &self.log_filter,
             calls.is_some(),
         );
-        let mut running = std::pin::pin!(tool.start(&input));
+        let mut running = std::pin::pin!(tool.start(&mut input));
         if let Some(failure) = running.as_mut().ended() {
             return Ok(self.answer(&tool, Err(failure), &input));
         }
@@ -437,7 +438,7 @@ impl ToolServer {
             Err(failure) => bridge::error_result(failure_report::failure(
                 Subject::Tool(tool.name()),
                 failure,
-                input.args(),
+                tool.args(input),
                 self.shared.detail,
             )),
         }
@@ -467,7 +468,7 @@ impl ToolServer {
     fn find_listed(&self, name: &str) -> Option<Found<'_>> {
         match self.shared.list.find(name)? {
             Slot::Built(position) => self.shared.tools.get(position).map(Found::Built),
-            Slot::Added(tool) => Some(Found::Added(tool)),
+            Slot::Added(tool) => Some(Found::Added(tool, None)),
         }
     }
 
@@ -481,10 +482,10 @@ impl ToolServer {
 }
 
 /// A tool found for a call: one the server was built with, or one added at run time,
-/// held until the call ends.
+/// held until the call ends with the arguments it took once started.
 enum Found<'a> {
     Built(&'a BuiltTool),
-    Added(Arc<AddedTool>),
+    Added(Arc<AddedTool>, Option<Arc<CallArguments>>),
 }
 
 impl Found<'_> {
@@ -492,7 +493,7 @@ impl Found<'_> {
     fn name(&self) -> &'static str {
         match self {
             Found::Built(tool) => tool.entry.name(),
-            Found::Added(tool) => tool.name,
+            Found::Added(tool, _) => tool.name,
         }
     }
 
@@ -500,22 +501,34 @@ impl Found<'_> {
     fn timeout(&self) -> Option<Duration> {
         match self {
             Found::Built(tool) => tool.timeout,
-            Found::Added(tool) => tool.timeout,
+            Found::Added(tool, _) => tool.timeout,
         }
     }
 
     #[inline]
-    fn start(&self, input: &CallInput<'_>) -> ToolFuture {
+    fn start(&mut self, input: &mut CallInput<'_>) -> ToolFuture {
         match self {
             Found::Built(tool) => (tool.entry.spec().call)(input),
-            Found::Added(tool) => tool.start(input),
+            Found::Added(tool, taken) => {
+                let (running, args) = tool.start(input);
+                *taken = Some(args);
+                running
+            }
+        }
+    }
+
+    /// The call's arguments as sent, for the log of a failed call.
+    fn args<'a>(&'a self, input: &'a CallInput<'_>) -> &'a serde_json::Map<String, Value> {
+        match self {
+            Found::Added(_, Some(taken)) => taken.args(),
+            Found::Built(_) | Found::Added(_, None) => input.args(),
         }
     }
 
     fn tool(&self) -> &Tool {
         match self {
             Found::Built(tool) => &tool.tool,
-            Found::Added(tool) => &tool.tool,
+            Found::Added(tool, _) => &tool.tool,
         }
     }
 
@@ -524,7 +537,7 @@ impl Found<'_> {
         match self {
             Found::Built(tool) => tool.reply(reply),
             // Its output schema is an object: nothing is wrapped.
-            Found::Added(_) => match reply {
+            Found::Added(..) => match reply {
                 ToolReply::Content(result) => result.into(),
                 ToolReply::Structured(value) => bridge::structured_result(value),
             },

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::sync::{Arc, Mutex};
 
 use mcp_tool::testing::{TestClient, TestError};
-use mcp_tool::{Server, ToolError, mcp_tool};
+use mcp_tool::{Arguments, Context, RuntimeTool, Server, ToolError, mcp_tool};
 use proptest::prelude::*;
 use serde_json::json;
 
@@ -400,6 +400,58 @@ fn megabytes_of_client_text_reach_neither_the_client_nor_the_log_whole() {
         log.contains(&format!("\"path\":\"{}…\"", "v".repeat(256))),
         "{log}"
     );
+}
+
+/// A tool defined at run time that reads a path and a password, then fails as `how`
+/// says: while it still holds its arguments (a panic, a timeout, a fault no `finish`
+/// reported) or after it gave them back (an error).
+fn failing_at_run_time(how: &'static str) -> RuntimeTool {
+    RuntimeTool::new(format!("open_{how}"), "Opens a file, and fails.")
+        .timeout(std::time::Duration::from_millis(20))
+        .handler(move |mut args: Arguments, _ctx: Context| async move {
+            let path = args.required_str("path");
+            let _password = args.optional_str("password");
+            match how {
+                "panic" => panic!("cannot open {path}"),
+                "timeout" => std::future::pending::<()>().await,
+                "fault" => {
+                    args.required_i64("path");
+                }
+                _ => args.finish()?,
+            }
+            Err::<String, _>(ToolError::new(format!("cannot open {path}")))
+        })
+}
+
+#[test]
+fn a_tool_defined_at_run_time_logs_its_masked_arguments_however_it_fails() {
+    let tools = ["error", "panic", "timeout", "fault"];
+    let server = (tools.into_iter()).fold(server(), |server, how| {
+        server.tool(failing_at_run_time(how))
+    });
+    let (replies, log) = with_server(server, |client| async move {
+        let mut replies = Vec::new();
+        for how in tools {
+            let args = json!({ "path": "/srv/q3.csv", "password": "Vb7Qm2Lx9Tz4" });
+            let result = client.call(&format!("open_{how}"), args).await.unwrap();
+            assert!(result.is_error);
+            replies.push(result.text());
+        }
+        replies
+    });
+    assert_eq!(replies[0], "tool `open_error` failed: cannot open q3.csv");
+    assert!(replies[3].starts_with("invalid arguments for tool `open_fault`: "));
+    for how in tools {
+        let record = log
+            .lines()
+            .find(|l| l.contains(&format!("tool=\"open_{how}\"")))
+            .unwrap_or_else(|| panic!("no record of `open_{how}`: {log}"));
+        assert!(
+            record.contains(r#"arguments={"path":"/srv/q3.csv","password":"***"}"#),
+            "{record}"
+        );
+    }
+    assert!(!log.contains("Vb7Qm2Lx9Tz4"), "{log}");
 }
 
 #[derive(Debug)]

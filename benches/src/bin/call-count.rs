@@ -8,25 +8,27 @@
 //! tools: the like for like), `ours-sync` (the same tool as a plain `fn`, run on the
 //! blocking thread pool, so its count includes that hop), `ours-context` (an `async fn`
 //! that takes a `Context` and reports progress once, each request carrying a progress
-//! token, so its count includes that notification), `rmcp-default`, `rmcp-stored`,
-//! `hand`, and `setup`. A new style here and in `compare.sh`'s loop is all the report
-//! needs to show it.
+//! token, so its count includes that notification), `ours-runtime` (the same tool
+//! defined at run time, a `RuntimeTool`), `rmcp-default`, `rmcp-stored`, `hand`, and
+//! `setup`. A new style here and in `compare.sh`'s loop is all the report needs to show
+//! it.
 //!
 //! ```text
-//! call-count ours|ours-sync|ours-context|rmcp-default|rmcp-stored|hand|setup add|summarize N
+//! call-count ours|ours-sync|ours-context|ours-runtime|rmcp-default|rmcp-stored|hand|setup \
+//!     add|summarize N
 //! ```
 
 use anyhow::{Context, bail};
 use mcp_tool_benches::hand::HandServer;
-use mcp_tool_benches::ours;
 use mcp_tool_benches::payload::{add_arguments, summarize_arguments};
 use mcp_tool_benches::rmcp_macros::{RmcpDefault, RmcpStored};
 use mcp_tool_benches::session::Session;
+use mcp_tool_benches::{ours, runtime};
 use rmcp::ServerHandler;
 use rmcp::model::{CallToolRequestParams, NumberOrString, ProgressToken};
 
-const USAGE: &str = "usage: call-count ours|ours-sync|ours-context|rmcp-default|rmcp-stored|hand|setup \
-     add|summarize N";
+const USAGE: &str = "usage: call-count \
+     ours|ours-sync|ours-context|ours-runtime|rmcp-default|rmcp-stored|hand|setup add|summarize N";
 
 /// What `run` does with each call.
 #[derive(Clone, Copy, PartialEq)]
@@ -97,6 +99,7 @@ async fn main() -> anyhow::Result<()> {
             let server = ours::context_server()?;
             run(server, name, calls, Mode::CallWithProgress).await
         }
+        "ours-runtime" => run(runtime::server()?, name, calls, Mode::Call).await,
         "rmcp-default" => run(RmcpDefault, name, calls, Mode::Call).await,
         "rmcp-stored" => run(RmcpStored::new(), name, calls, Mode::Call).await,
         "hand" => run(HandServer::new(), name, calls, Mode::Call).await,

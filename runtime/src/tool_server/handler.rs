@@ -47,11 +47,11 @@ impl ServerHandler for ToolServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         // As `call`, inline: a call that ended before its tool ran awaits no future.
-        let Some(tool) = self.find(&request.name) else {
+        let Some(mut tool) = self.find(&request.name) else {
             return Err(bridge::error_data(self.unknown_tool(&request.name)));
         };
         let calls = self.shared.calls.as_ref();
-        let input = CallInput::new(
+        let mut input = CallInput::new(
             tool.name(),
             request.arguments.unwrap_or_default(),
             Some(&context),
@@ -59,7 +59,7 @@ impl ServerHandler for ToolServer {
             &self.log_filter,
             calls.is_some(),
         );
-        let mut running = std::pin::pin!(tool.start(&input));
+        let mut running = std::pin::pin!(tool.start(&mut input));
         if let Some(failure) = running.as_mut().ended() {
             return Ok(self.answer(&tool, Err(failure), &input).into());
         }

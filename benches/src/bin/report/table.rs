@@ -165,6 +165,10 @@ fn variant(style: &str) -> (String, Target) {
             ", ours taking a `Context` and sending one progress notification".to_owned(),
             Target::None,
         ),
+        "ours-runtime" => (
+            ", ours, tool defined at run time (`RuntimeTool`)".to_owned(),
+            Target::None,
+        ),
         other => (format!(", ours as `{other}`"), Target::None),
     }
 }
