@@ -198,16 +198,7 @@ impl<'a> ArgReader<'a> {
 
     #[inline]
     fn take(&mut self, index: usize) -> Option<&'a Value> {
-        let name = self.params[index].name;
-        // A call has few arguments: comparing their keys beats hashing the name.
-        let value = if self.args.len() <= 8 {
-            self.args
-                .iter()
-                .find_map(|(key, value)| (key == name).then_some(value))
-        } else {
-            self.args.get(name)
-        };
-        let value = value?;
+        let value = argument(self.args, self.params[index].name)?;
         self.found += 1;
         (!value.is_null()).then_some(value)
     }
@@ -244,6 +235,18 @@ impl<'a> ArgReader<'a> {
             schema::param_schema(param, generator)
         });
         self.trouble().faults.push((index, fault));
+    }
+}
+
+/// The argument `name` of a call, `null` included.
+#[inline]
+pub(crate) fn argument<'a>(args: &'a Map<String, Value>, name: &str) -> Option<&'a Value> {
+    // A call has few arguments: comparing their keys beats hashing the name.
+    if args.len() <= 8 {
+        args.iter()
+            .find_map(|(key, value)| (key == name).then_some(value))
+    } else {
+        args.get(name)
     }
 }
 

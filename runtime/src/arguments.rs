@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use crate::args::{decode_fault, invalid_fault};
+use crate::args::{argument, decode_fault, invalid_fault};
 use crate::argument_errors::{ArgumentErrors, Fault};
 use crate::error::ToolError;
 use crate::param::ToolParam;
@@ -283,15 +283,7 @@ impl Arguments {
                 true
             }
         };
-        let args = &self.call.args;
-        // A call has few arguments: comparing their keys beats hashing the name.
-        let value = if args.len() <= 8 {
-            args.iter()
-                .find_map(|(key, value)| (key == name).then_some(value))
-        } else {
-            args.get(name)
-        };
-        let Some(value) = value else {
+        let Some(value) = argument(&self.call.args, name) else {
             return Read::Absent;
         };
         self.found += usize::from(first);
