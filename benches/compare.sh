@@ -105,6 +105,9 @@ if doing criterion; then
     for style in ours rmcp hand; do
         cargo bench --locked -p mcp-tool-benches --bench "list_$style" -- "${criterion_args[@]}"
     done
+
+    step "tools defined at run time against attribute tools (criterion)"
+    cargo bench --locked -p mcp-tool-benches --bench runtime_tools -- "${criterion_args[@]}"
 fi
 
 if doing callgrind && ! command -v valgrind >/dev/null; then

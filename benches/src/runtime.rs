@@ -3,21 +3,17 @@
 //! [`ours`](crate::ours): the style `ours-runtime`, against which the benchmark
 //! `runtime_tools` sets the attribute tools in the same run.
 
-use mcp_tool::model::{Content, ToolResult};
-use mcp_tool::{Arguments, Context, RuntimeTool, Server, ServerError, ToolError, ToolServer};
-use serde_json::{Value, json};
+use mcp_tool::{
+    Arguments, Context, RuntimeTool, Server, ServerError, Structured, ToolError, ToolServer,
+};
+use serde_json::json;
 
 use crate::descriptions;
 use crate::payload::{self, Report};
 
-/// A structured value as attribute tools return it: the value, and its JSON as text.
-fn structured(value: Value) -> ToolResult {
-    ToolResult::new(vec![Content::text(value.to_string())]).with_structured(value)
-}
-
 /// `add`, reading its two integers by name.
 pub fn add() -> RuntimeTool {
-    let schema = |description: &str| json!({ "description": description, "type": "integer" });
+    let schema = |description: &str| json!({ "type": "integer", "description": description });
     RuntimeTool::new("add", descriptions::ADD)
         .input_schema(json!({
             "type": "object",
@@ -34,7 +30,7 @@ pub fn add() -> RuntimeTool {
             let a = args.required_i64("a");
             let b = args.required_i64("b");
             args.finish()?;
-            Ok::<_, ToolError>(structured(json!({ "result": a.wrapping_add(b) })))
+            Ok::<_, ToolError>(Structured(json!({ "result": a.wrapping_add(b) })))
         })
 }
 
@@ -47,13 +43,12 @@ pub fn summarize() -> RuntimeTool {
             let report = args.required::<Report>("report");
             args.finish()?;
             let report = report.ok_or("unreachable: `finish` reports a missing report")?;
-            let summary = serde_json::to_value(payload::summarize(&report))
-                .map_err(|e| ToolError::new(e.to_string()))?;
-            Ok::<_, ToolError>(structured(summary))
+            Ok::<_, ToolError>(Structured(payload::summarize(&report)))
         })
 }
 
-/// The arguments of `summarize`, for its input schema.
+// The arguments of `summarize`, for its input schema: undocumented, so that the schema
+// has no description, as `#[mcp_tool]` writes none for its tools' arguments.
 #[derive(schemars::JsonSchema)]
 #[allow(dead_code)]
 struct SummarizeArguments {

@@ -15,7 +15,7 @@ use mcp_tool_benches::hand::HandServer;
 use mcp_tool_benches::payload::{add_arguments, summarize_arguments};
 use mcp_tool_benches::rmcp_macros::{RmcpDefault, RmcpStored};
 use mcp_tool_benches::session::Session;
-use mcp_tool_benches::{TOOLS, descriptions, ours};
+use mcp_tool_benches::{TOOLS, descriptions, ours, runtime};
 use rmcp::ServerHandler;
 use rmcp::model::{CallToolResult, Tool};
 use serde_json::{Map, Value, json};
@@ -99,6 +99,10 @@ async fn every_style_lists_the_same_tools_and_answers_alike() {
             "ours-context",
             observe(ours::context_server().expect("builds")).await,
         ),
+        (
+            "ours-runtime",
+            observe(runtime::server().expect("builds")).await,
+        ),
         ("rmcp-default", observe(RmcpDefault).await),
         ("rmcp-stored", observe(RmcpStored::new()).await),
         ("hand", observe(HandServer::new()).await),
@@ -125,6 +129,11 @@ async fn every_variant_of_ours_and_the_hand_written_server_list_exactly_alike() 
     assert_eq!(
         context, ours,
         "the tools that take a `Context` list otherwise than the others"
+    );
+    let run_time = listing(&observe(runtime::server().expect("builds")).await.tools);
+    assert_eq!(
+        run_time, ours,
+        "the tools defined at run time list otherwise than the attribute tools"
     );
     let hand = listing(&observe(HandServer::new()).await.tools);
     // If `#[mcp_tool]` changes the schemas it writes, copy its new ones into

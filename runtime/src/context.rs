@@ -82,8 +82,9 @@ struct Session {
     id: RequestId,
     /// Read from `_meta` and the handshake on first use: most tools send no message.
     asked: OnceLock<Asked>,
-    /// Made from `_meta` and the handshake on first use: most tools never ask.
-    client: OnceLock<Option<ClientInfo>>,
+    /// Made from `_meta` and the handshake on first use: most tools never ask. Boxed,
+    /// so that a context that never asks is small to make.
+    client: OnceLock<Option<Box<ClientInfo>>>,
 }
 
 /// What the request asks of the call's notifications.
@@ -171,8 +172,8 @@ impl Context {
 
     fn client_of<'a>(&'a self, session: &'a Session) -> Option<&'a ClientInfo> {
         (session.client)
-            .get_or_init(|| client_info(&self.inner.meta, &session.peer))
-            .as_ref()
+            .get_or_init(|| client_info(&self.inner.meta, &session.peer).map(Box::new))
+            .as_deref()
     }
 
     fn asked<'a>(&'a self, session: &'a Session) -> &'a Asked {

@@ -192,7 +192,7 @@ pub use crate::error::{CallError, ServerError, ToolError};
 pub use crate::failure::IntoFailure;
 #[cfg(feature = "http")]
 pub use crate::http_service::{HttpBody, HttpService};
-pub use crate::output::{IntoContent, ToolOutput};
+pub use crate::output::{IntoContent, Structured, ToolOutput};
 pub use crate::param::ToolParam;
 pub use crate::prompt::{IntoPrompt, PromptEntry, registered_prompts};
 pub use crate::registry::{ToolEntry, registered};

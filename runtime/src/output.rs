@@ -12,6 +12,8 @@
 
 use std::marker::PhantomData;
 
+use std::any::Any;
+
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::Serialize;
 use serde_json::Value;
@@ -78,6 +80,65 @@ impl<R> Probe<R> {
 pub trait IntoContent {
     /// The result of the call.
     fn into_tool_result(self) -> ToolResult;
+
+    /// The answer as the server shapes it: the result, unless the type has a shorter way.
+    #[doc(hidden)]
+    fn into_reply(self) -> Result<ToolReply, Failure>
+    where
+        Self: Sized,
+    {
+        Ok(ToolReply::Content(self.into_tool_result()))
+    }
+}
+
+/// A value sent as structured output (`structuredContent`), with its JSON as text for
+/// clients that read only content: what an attribute tool's serializable return value
+/// becomes, for a handler that returns content, such as a
+/// [`RuntimeTool`](crate::RuntimeTool)'s. Give the tool an output schema that describes
+/// `T` (an object).
+///
+/// ```
+/// use mcp_tool::model::ToolResult;
+/// use mcp_tool::{IntoContent, Structured};
+///
+/// let result = Structured(serde_json::json!({ "sum": 3 })).into_tool_result();
+/// assert_eq!(result.structured, Some(serde_json::json!({ "sum": 3 })));
+/// assert_eq!(result.text(), r#"{"sum":3}"#);
+/// ```
+///
+/// A value that fails to serialize (a map with keys that are not strings, say) fails the
+/// call with an internal error, as it does for an attribute tool.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Structured<T>(pub T);
+
+impl<T: Serialize + 'static> IntoContent for Structured<T> {
+    fn into_tool_result(self) -> ToolResult {
+        match json_of(self.0) {
+            Ok(value) => {
+                ToolResult::new(vec![Content::text(value.to_string())]).with_structured(value)
+            }
+            Err(error) => ToolResult::error(vec![Content::text(unserializable(&error))]),
+        }
+    }
+
+    fn into_reply(self) -> Result<ToolReply, Failure> {
+        json_of(self.0)
+            .map(ToolReply::Structured)
+            .map_err(|e| Failure::internal(unserializable(&e)))
+    }
+}
+
+/// `value` as JSON: a `Value` is moved, not serialized into a copy of itself.
+fn json_of<T: Serialize + 'static>(value: T) -> Result<Value, serde_json::Error> {
+    let mut value = Some(value);
+    if let Some(json) = (&mut value as &mut dyn Any).downcast_mut::<Option<Value>>() {
+        return Ok(json.take().unwrap_or_default());
+    }
+    value.map_or(Ok(Value::Null), serde_json::to_value)
+}
+
+fn unserializable(error: &serde_json::Error) -> String {
+    format!("the result could not be serialized: {error}")
 }
 
 impl IntoContent for String {
@@ -159,11 +220,11 @@ fn some_schema<T: JsonSchema>(generator: &mut SchemaGenerator) -> Option<Schema>
 fn structured<T: Serialize>(value: T) -> Result<ToolReply, Failure> {
     serde_json::to_value(value)
         .map(ToolReply::Structured)
-        .map_err(|e| Failure::internal(format!("the result could not be serialized: {e}")))
+        .map_err(|e| Failure::internal(unserializable(&e)))
 }
 
 fn content<C: IntoContent>(value: C) -> Result<ToolReply, Failure> {
-    Ok(ToolReply::Content(value.into_tool_result()))
+    value.into_reply()
 }
 
 fn content_result<C: IntoContent, E: IntoFailure>(

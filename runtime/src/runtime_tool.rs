@@ -19,8 +19,8 @@ use crate::call::{CallInput, Outcome, ToolFuture, async_reply};
 use crate::context::Context;
 use crate::error::{ServerError, ToolError};
 use crate::failure::Failure;
-use crate::model::{ToolAnnotations, ToolInfo, ToolResult};
-use crate::output::{IntoContent, ToolReply};
+use crate::model::{ToolAnnotations, ToolInfo};
+use crate::output::IntoContent;
 use crate::schema;
 
 /// The longest tool name the MCP specification allows.
@@ -38,9 +38,10 @@ type Handler = Arc<dyn Fn(Arguments, Context) -> ToolFuture + Send + Sync>;
 /// Its handler is an async function of the call's [`Arguments`] (read by name, with every
 /// fault reported at once as an attribute tool's are) and its [`Context`]; it returns
 /// content, as an attribute tool may: a `String`, `()`, a
-/// [`Content`](crate::model::Content) block, a `Vec` of them, or a whole
-/// [`ToolResult`] (which carries structured output with
-/// [`with_structured`](ToolResult::with_structured), for a tool with an output schema).
+/// [`Content`](crate::model::Content) block, a `Vec` of them, a
+/// [`Structured`](crate::Structured) value (structured output with its JSON as text,
+/// for a tool with an output schema, as an attribute tool's return value becomes), or a
+/// whole [`ToolResult`](crate::model::ToolResult).
 ///
 /// The checks `#[mcp_tool]` makes at compile time are made when the tool is added, and
 /// fail with a [`ServerError`]: a snake_case name, a description, object schemas, a
@@ -144,7 +145,9 @@ impl RuntimeTool {
     }
 
     /// The input schema of `T`'s fields, as schemars derives it and attribute tools' are
-    /// shaped (inlined, with integer widths as bounds): `T` is a struct.
+    /// shaped (inlined, with integer widths as bounds, closed with
+    /// `"additionalProperties": false` since [`Arguments::finish`] fails on names it does
+    /// not list): `T` is a struct.
     ///
     /// ```
     /// /// The arguments of `greet`.
@@ -159,11 +162,20 @@ impl RuntimeTool {
     /// # drop(tool);
     /// ```
     pub fn input_schema_for<T: JsonSchema>(self) -> Self {
-        self.input_schema(schema_of::<T>())
+        let mut schema = schema_of::<T>();
+        // Closed, as an attribute tool's is: `Arguments::finish` fails on any other name.
+        if let Value::Object(object) = &mut schema {
+            object
+                .entry("additionalProperties")
+                .or_insert(Value::Bool(false));
+        }
+        self.input_schema(schema)
     }
 
     /// The JSON Schema of the tool's structured output: an object schema. A tool with
-    /// one returns a [`ToolResult`] with [`with_structured`](ToolResult::with_structured).
+    /// one returns a [`Structured`](crate::Structured) value, or a
+    /// [`ToolResult`](crate::model::ToolResult) with
+    /// [`with_structured`](crate::model::ToolResult::with_structured).
     pub fn output_schema(mut self, schema: Value) -> Self {
         self.output_schema = Some(schema);
         self
@@ -223,14 +235,12 @@ impl RuntimeTool {
     where
         F: Fn(Arguments, Context) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<R, ToolError>> + Send + 'static,
-        R: IntoContent,
+        R: IntoContent + 'static,
     {
         self.handler = Some(Arc::new(move |args: Arguments, ctx| {
             let call = args.call();
             let reply = handler(args, ctx);
-            async_reply(outcome, async move {
-                (reply.await.map(IntoContent::into_tool_result), call)
-            })
+            async_reply(outcome::<R>, async move { (reply.await, call) })
         }));
         self
     }
@@ -427,12 +437,12 @@ impl AddedTool {
 }
 
 /// A run-time tool's call, ended: argument faults first, whatever the handler returned.
-fn outcome((reply, call): (Result<ToolResult, ToolError>, Arc<CallArguments>)) -> Outcome {
+fn outcome<R: IntoContent>((reply, call): (Result<R, ToolError>, Arc<CallArguments>)) -> Outcome {
     if let Some(errors) = call.unreported() {
         return Err(Failure::Arguments(errors));
     }
     match reply {
-        Ok(result) => Ok(ToolReply::Content(result)),
+        Ok(result) => result.into_reply(),
         Err(error) => Err(match error.into_arguments() {
             Ok(errors) => Failure::Arguments(errors),
             Err(error) => Failure::Tool(error),

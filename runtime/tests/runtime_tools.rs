@@ -507,7 +507,8 @@ async fn a_tool_gets_its_schemas_annotations_and_tags_listed() {
                     "type": "integer", "minimum": 0, "maximum": 255
                 }
             },
-            "required": ["pattern"]
+            "required": ["pattern"],
+            "additionalProperties": false
         })
     );
     let annotations = listed.annotations.unwrap();
@@ -556,6 +557,42 @@ async fn a_handler_error_and_a_panic_fail_the_call_only() {
         error_text(&client, "panics", json!({})).await,
         "tool `panics` failed: it panicked: boom"
     );
+}
+
+#[tokio::test]
+async fn a_structured_value_reaches_the_client_as_an_attribute_tools_does() {
+    #[derive(serde::Serialize)]
+    struct Count {
+        count: u32,
+    }
+    let counts = RuntimeTool::new("counts", "Counts to two.")
+        .output_schema(
+            json!({ "type": "object", "properties": { "count": { "type": "integer" } } }),
+        )
+        .handler(|_args: Arguments, _ctx: Context| async {
+            Ok::<_, ToolError>(mcp_tool::Structured(Count { count: 2 }))
+        });
+    // A map with keys that are not strings has no JSON form.
+    let unserializable = RuntimeTool::new("unserializable", "Returns what JSON cannot hold.")
+        .handler(|_args: Arguments, _ctx: Context| async {
+            let map = std::collections::BTreeMap::from([((1, 2), "secret-ish")]);
+            Ok::<_, ToolError>(mcp_tool::Structured(map))
+        });
+    let server = Server::from_tools("structured", "1", [])
+        .tool(counts)
+        .tool(unserializable)
+        .build()
+        .unwrap();
+    let client = TestClient::connect(server).await.unwrap();
+    let result = client.call("counts", json!({})).await.unwrap();
+    assert!(!result.is_error);
+    assert_eq!(result.structured, Some(json!({ "count": 2 })));
+    assert_eq!(result.text(), r#"{"count":2}"#);
+    let failed = client.call("unserializable", json!({})).await.unwrap();
+    assert!(failed.is_error);
+    let text = failed.text();
+    assert!(text.starts_with("tool `unserializable` failed"), "{text}");
+    assert!(!text.contains("secret-ish"), "{text}");
 }
 
 #[tokio::test]

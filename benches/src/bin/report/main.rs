@@ -9,6 +9,7 @@
 
 mod data;
 mod markdown;
+mod runtime;
 mod svg;
 mod table;
 
@@ -19,6 +20,7 @@ use anyhow::{Context, bail};
 
 use data::{Medians, lookup, machine};
 use markdown::markdown;
+use runtime::runtime_rows;
 use svg::svg;
 use table::rows;
 
@@ -87,6 +89,7 @@ fn run(options: &Options) -> anyhow::Result<()> {
     }
     let text = markdown(
         &rows,
+        &runtime_rows(&medians),
         &machine,
         options.wall_seconds,
         options.wall_note.as_deref(),

@@ -3,22 +3,8 @@
 use std::fmt::Write as _;
 
 use crate::data::lookup;
-use crate::table::{Row, Unit, Versus, duration, thousands};
-
-fn cell(value: Option<f64>, unit: Unit) -> String {
-    match (value, unit) {
-        (None, _) => "—".into(),
-        (Some(seconds), Unit::Seconds) => duration(seconds),
-        (Some(count), Unit::Instructions) => format!("{count:.0} instr."),
-        (Some(rate), Unit::CallsPerSecond) => format!("{} calls/s", thousands(rate.round() as u64)),
-    }
-}
-
-fn ratio(value: Option<f64>) -> String {
-    value
-        .map(|r| format!("{r:.2}"))
-        .unwrap_or_else(|| "—".into())
-}
+use crate::runtime::{RuntimeRow, runtime_markdown};
+use crate::table::{Row, Unit, Versus, cell, ratio};
 
 /// The paragraph above the table: the machine, the commit, the run, the columns.
 fn intro(out: &mut String, machine: &[(String, String)], wall: Option<f64>, note: Option<&str>) {
@@ -146,6 +132,7 @@ fn notes(out: &mut String, machine: &[(String, String)], http: bool) {
 /// The whole markdown report.
 pub(crate) fn markdown(
     rows: &[Row],
+    runtime_rows: &[RuntimeRow],
     machine: &[(String, String)],
     wall: Option<f64>,
     wall_note: Option<&str>,
@@ -155,5 +142,6 @@ pub(crate) fn markdown(
     table(&mut out, rows);
     let http = rows.iter().any(|r| r.unit == Unit::CallsPerSecond);
     notes(&mut out, machine, http);
+    runtime_markdown(&mut out, runtime_rows);
     out
 }

@@ -120,6 +120,21 @@ impl Row {
     }
 }
 
+/// A measurement as a table cell, in its unit; `—` when there is none.
+pub(crate) fn cell(value: Option<f64>, unit: Unit) -> String {
+    match (value, unit) {
+        (None, _) => "—".into(),
+        (Some(seconds), Unit::Seconds) => duration(seconds),
+        (Some(count), Unit::Instructions) => format!("{count:.0} instr."),
+        (Some(rate), Unit::CallsPerSecond) => format!("{} calls/s", thousands(rate.round() as u64)),
+    }
+}
+
+/// A ratio as a table cell.
+pub(crate) fn ratio(value: Option<f64>) -> String {
+    value.map_or_else(|| "—".into(), |r| format!("{r:.2}"))
+}
+
 pub(crate) fn duration(seconds: f64) -> String {
     if seconds >= 1.0 {
         format!("{seconds:.2} s")

@@ -1,0 +1,102 @@
+//! The second table: the same tools defined at run time (`RuntimeTool`) against their
+//! `#[mcp_tool]` versions, in the same run, with the goal of the first within 5 % of the
+//! second; and the attribute tools once the server's list has changed, which must cost
+//! the tools that are not defined at run time nothing.
+
+use std::fmt::Write as _;
+
+use crate::data::Medians;
+use crate::table::{Unit, cell, ratio};
+
+/// The goal: a tool defined at run time within 5 % of the same attribute tool.
+const GOAL: f64 = 1.05;
+
+pub(crate) struct RuntimeRow {
+    label: String,
+    unit: Unit,
+    attribute: Option<f64>,
+    runtime: Option<f64>,
+    /// The attribute tool on a server to which a tool was added and removed.
+    changed: Option<f64>,
+}
+
+impl RuntimeRow {
+    fn ratio(&self, of: Option<f64>) -> Option<f64> {
+        Some(of? / self.attribute?)
+    }
+}
+
+/// The rows that have both figures: criterion's `runtime-tools` groups, then the
+/// instruction counts of the styles `ours` and `ours-runtime`.
+pub(crate) fn runtime_rows(medians: &Medians) -> Vec<RuntimeRow> {
+    let mut rows = vec![];
+    for (kind, words) in [("duplex", "duplex"), ("handler", "handler only")] {
+        let id = |style: &str| format!("runtime-tools/list-{kind}/{style}");
+        rows.push(RuntimeRow {
+            label: format!("`tools/list`, 2 tools, {words}"),
+            unit: Unit::Seconds,
+            attribute: medians.get(&id("attribute")),
+            runtime: medians.get(&id("runtime")),
+            changed: None,
+        });
+    }
+    for tool in ["add", "summarize"] {
+        for (kind, words) in [("duplex", "duplex"), ("handler", "handler only")] {
+            let id = |style: &str| format!("runtime-tools/call-{tool}-{kind}/{style}");
+            rows.push(RuntimeRow {
+                label: format!("`{tool}`, one call, {words}"),
+                unit: Unit::Seconds,
+                attribute: medians.get(&id("attribute")),
+                runtime: medians.get(&id("runtime")),
+                changed: medians.get(&id("attribute-changed")),
+            });
+        }
+        let id = |style: &str| format!("instructions/{tool}/{style}");
+        rows.push(RuntimeRow {
+            label: format!("`{tool}`, one call, handler only, instructions (callgrind)"),
+            unit: Unit::Instructions,
+            attribute: medians.get(&id("ours")),
+            runtime: medians.get(&id("ours-runtime")),
+            changed: None,
+        });
+    }
+    rows.retain(|row| row.attribute.is_some() && row.runtime.is_some());
+    rows
+}
+
+/// The table with its paragraph, or nothing when no row was measured.
+pub(crate) fn runtime_markdown(out: &mut String, rows: &[RuntimeRow]) {
+    if rows.is_empty() {
+        return;
+    }
+    out.push_str(
+        "\nTools defined at run time (`RuntimeTool`, reading their arguments by name through \
+         `Arguments` and returning `Structured` output) against the same tools written with \
+         `#[mcp_tool]`, in the same run (criterion's benchmark `runtime_tools`, and the \
+         instruction counts above). \"attribute, list changed\" is the attribute tools on a \
+         server to which a tool was added and then removed, so that each call finds its tool \
+         in the shared snapshot of a changed list: what tools that are not defined at run time \
+         pay for the feature.\n\n\
+         | benchmark | attribute | run time | attribute, list changed | run time / attribute \
+         | list changed / attribute | goal |\n\
+         |---|---:|---:|---:|---:|---:|---|\n",
+    );
+    for row in rows {
+        let runtime = row.ratio(row.runtime);
+        let verdict = match runtime {
+            Some(r) if r <= GOAL => format!("met: run time / attribute ≤ {GOAL:.2}"),
+            Some(_) => format!("**missed**: run time / attribute ≤ {GOAL:.2}"),
+            None => String::new(),
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {verdict} |",
+            row.label,
+            cell(row.attribute, row.unit),
+            cell(row.runtime, row.unit),
+            cell(row.changed, row.unit),
+            ratio(runtime),
+            ratio(row.ratio(row.changed)),
+        );
+    }
+}
