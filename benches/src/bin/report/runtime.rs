@@ -73,7 +73,8 @@ pub(crate) fn runtime_markdown(out: &mut String, rows: &[RuntimeRow]) {
         "\nTools defined at run time (`RuntimeTool`, reading their arguments by name through \
          `Arguments` and returning `Structured` output) against the same tools written with \
          `#[mcp_tool]`, in the same run (criterion's benchmark `runtime_tools`, and the \
-         instruction counts above). \"attribute, list changed\" is the attribute tools on a \
+         instruction counts above); both list the same tools byte for byte and answer alike \
+         (`benches/tests/same_tools.rs`). \"attribute, list changed\" is the attribute tools on a \
          server to which a tool was added and then removed, so that each call finds its tool \
          in the shared snapshot of a changed list: what tools that are not defined at run time \
          pay for the feature.\n\n\
