@@ -10,9 +10,8 @@
 //! structured values overlap every `Result`, so each needs a rung of its own; only plain
 //! content is disjoint from a rung's `Result`s and shares rung 0. Five rungs, no fewer.
 
-use std::marker::PhantomData;
-
 use std::any::Any;
+use std::marker::PhantomData;
 
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::Serialize;
