@@ -3,9 +3,7 @@
 //! [`ours`](crate::ours): the style `ours-runtime`, against which the benchmark
 //! `runtime_tools` sets the attribute tools in the same run.
 
-use mcp_tool::{
-    Arguments, Context, RuntimeTool, Server, ServerError, Structured, ToolError, ToolServer,
-};
+use mcp_tool::{Arguments, RuntimeTool, Server, ServerError, Structured, ToolError, ToolServer};
 use serde_json::json;
 
 use crate::descriptions;
@@ -26,7 +24,7 @@ pub fn add() -> RuntimeTool {
             "properties": { "result": { "type": "integer" } },
             "required": ["result"]
         }))
-        .handler(|mut args: Arguments, _ctx: Context| async move {
+        .handler(|mut args: Arguments| async move {
             let a = args.required_i64("a");
             let b = args.required_i64("b");
             args.finish()?;
@@ -39,7 +37,7 @@ pub fn summarize() -> RuntimeTool {
     RuntimeTool::new("summarize", descriptions::SUMMARIZE)
         .input_schema_for::<SummarizeArguments>()
         .output_schema_for::<payload::Summary>()
-        .handler(|mut args: Arguments, _ctx: Context| async move {
+        .handler(|mut args: Arguments| async move {
             let report = args.required::<Report>("report");
             args.finish()?;
             let report = report.ok_or("unreachable: `finish` reports a missing report")?;

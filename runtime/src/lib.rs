@@ -197,7 +197,7 @@ pub use crate::param::ToolParam;
 pub use crate::prompt::{IntoPrompt, PromptEntry, registered_prompts};
 pub use crate::registry::{ToolEntry, registered};
 pub use crate::resource::{IntoResource, ResourceEntry, registered_resources};
-pub use crate::runtime_tool::RuntimeTool;
+pub use crate::runtime_tool::{RuntimeHandler, RuntimeTool};
 pub use crate::server::Server;
 pub use crate::state::State;
 pub use crate::tool_list::ToolList;

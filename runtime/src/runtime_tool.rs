@@ -27,8 +27,62 @@ use crate::schema;
 const MAX_NAME_LEN: usize = 128;
 
 /// A handler as a call runs it: the user's function, its future and the conversion of
-/// its reply, all in the one box a call's future takes.
-type Handler = Arc<dyn Fn(Arguments, Context) -> ToolFuture + Send + Sync>;
+/// its reply, all in the one box a call's future takes; given what a [`Context`] is made
+/// from, so that a handler that takes none pays for none.
+type Handler = Arc<dyn Fn(Arguments, &CallInput<'_>) -> ToolFuture + Send + Sync>;
+
+/// What [`RuntimeTool::handler`] takes: an async function of the call's [`Arguments`]
+/// (`Fn(Arguments) -> impl Future`), or of its `Arguments` and its [`Context`]
+/// (`Fn(Arguments, Context) -> impl Future`), whose future returns content or a
+/// [`ToolError`]. As with `#[mcp_tool]`, a handler that takes no `Context` pays nothing
+/// for one.
+///
+/// `T` tells the two apart (`(Arguments,)` or `(Arguments, Context)`): write the closure's
+/// parameter types, `|args: Arguments| ...` or `|args: Arguments, ctx: Context| ...`.
+pub trait RuntimeHandler<T>: sealed::Sealed<T> + Send + Sync + 'static {
+    #[doc(hidden)]
+    fn into_handler(self) -> Handler;
+}
+
+mod sealed {
+    /// Only the two shapes of [`RuntimeHandler`](super::RuntimeHandler) are handlers.
+    pub trait Sealed<T> {}
+}
+
+impl<F, Fut> sealed::Sealed<(Arguments,)> for F where F: Fn(Arguments) -> Fut {}
+
+impl<F, Fut> sealed::Sealed<(Arguments, Context)> for F where F: Fn(Arguments, Context) -> Fut {}
+
+impl<F, Fut, R> RuntimeHandler<(Arguments,)> for F
+where
+    F: Fn(Arguments) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<R, ToolError>> + Send + 'static,
+    R: IntoContent + 'static,
+{
+    fn into_handler(self) -> Handler {
+        Arc::new(move |args: Arguments, _: &CallInput<'_>| {
+            let call = args.call();
+            let reply = self(args);
+            async_reply(outcome::<R>, async move { (reply.await, call) })
+        })
+    }
+}
+
+impl<F, Fut, R> RuntimeHandler<(Arguments, Context)> for F
+where
+    F: Fn(Arguments, Context) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<R, ToolError>> + Send + 'static,
+    R: IntoContent + 'static,
+{
+    fn into_handler(self) -> Handler {
+        Arc::new(move |args: Arguments, input: &CallInput<'_>| {
+            let call = args.call();
+            let ctx = Context::new(input.tool, input.request, input.log_filter);
+            let reply = self(args, ctx);
+            async_reply(outcome::<R>, async move { (reply.await, call) })
+        })
+    }
+}
 
 /// A tool defined at run time, from a configuration file, a database table or an API
 /// description, rather than with `#[mcp_tool]`: give it to
@@ -228,20 +282,31 @@ impl RuntimeTool {
         self
     }
 
-    /// What a call runs: an async function of the call's [`Arguments`] and [`Context`]
-    /// that returns content or a [`ToolError`]. A panic in it fails the call, not the
-    /// server.
-    pub fn handler<F, Fut, R>(mut self, handler: F) -> Self
-    where
-        F: Fn(Arguments, Context) -> Fut + Send + Sync + 'static,
-        Fut: Future<Output = Result<R, ToolError>> + Send + 'static,
-        R: IntoContent + 'static,
-    {
-        self.handler = Some(Arc::new(move |args: Arguments, ctx| {
-            let call = args.call();
-            let reply = handler(args, ctx);
-            async_reply(outcome::<R>, async move { (reply.await, call) })
-        }));
+    /// What a call runs: an async function of the call's [`Arguments`], and of its
+    /// [`Context`] if it wants one (see [`RuntimeHandler`]), that returns content or a
+    /// [`ToolError`]. A panic in it fails the call, not the server.
+    ///
+    /// ```
+    /// use mcp_tool::{Arguments, Context, RuntimeTool, ToolError};
+    ///
+    /// // Without a `Context`: the call makes none.
+    /// let echo = RuntimeTool::new("echo", "Returns its text.").handler(|mut args: Arguments| async move {
+    ///     let text = args.required_str("text");
+    ///     args.finish()?;
+    ///     Ok::<_, ToolError>(text)
+    /// });
+    /// // With one: it reports progress, logs, notices cancellation.
+    /// let wait = RuntimeTool::new("wait", "Waits until cancelled.").handler(
+    ///     |args: Arguments, ctx: Context| async move {
+    ///         args.finish()?;
+    ///         ctx.cancelled().await;
+    ///         Ok::<_, ToolError>("cancelled")
+    ///     },
+    /// );
+    /// # drop((echo, wait));
+    /// ```
+    pub fn handler<T>(mut self, handler: impl RuntimeHandler<T>) -> Self {
+        self.handler = Some(handler.into_handler());
         self
     }
 
@@ -431,8 +496,7 @@ impl AddedTool {
     pub(crate) fn start(&self, input: &mut CallInput<'_>) -> (ToolFuture, Arc<CallArguments>) {
         let args = Arguments::for_call(input.take_args(), Arc::clone(&self.declared));
         let call = args.call();
-        let ctx = Context::new(input.tool, input.request, input.log_filter);
-        ((self.handler)(args, ctx), call)
+        ((self.handler)(args, input), call)
     }
 }
 
