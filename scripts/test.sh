@@ -40,6 +40,13 @@ step "cargo package: every crate builds from its package"
 # against the runtime as it was then. (A clean clone builds everything once, as here.)
 package_dir="${CARGO_TARGET_DIR:-target}/package-check"
 rm -rf "$package_dir"
+# cargo also unpacks the packages it verifies against under $CARGO_HOME/registry/src/-HASH/
+# (a local registry of this workspace's packages) and never unpacks a version it finds
+# there again: removed too, or a crate is verified against an earlier run's runtime.
+for crate in $(cargo metadata --no-deps --locked --format-version 1 | python3 -c \
+    'import json, sys; print(*(p["name"] + "-" + p["version"] for p in json.load(sys.stdin)["packages"]))'); do
+    rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/"$crate"
+done
 cargo package --workspace --locked --allow-dirty --target-dir "$package_dir"
 rm -rf "$package_dir"
 
