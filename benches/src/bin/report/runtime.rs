@@ -29,36 +29,39 @@ impl RuntimeRow {
 /// The rows that have both figures: criterion's `runtime-tools` groups, then the
 /// instruction counts of the styles `ours` and `ours-runtime`.
 pub(crate) fn runtime_rows(medians: &Medians) -> Vec<RuntimeRow> {
+    // A row of the figures `id(style)`, the attribute's and the run-time tool's styles
+    // named, and the changed list's when it was measured.
+    let row = |label: String, unit, id: &dyn Fn(&str) -> String, styles: [&str; 2]| RuntimeRow {
+        label,
+        unit,
+        attribute: medians.get(&id(styles[0])),
+        runtime: medians.get(&id(styles[1])),
+        changed: medians.get(&id("attribute-changed")),
+    };
     let mut rows = vec![];
     for (kind, words) in [("duplex", "duplex"), ("handler", "handler only")] {
-        let id = |style: &str| format!("runtime-tools/list-{kind}/{style}");
-        rows.push(RuntimeRow {
-            label: format!("`tools/list`, 2 tools, {words}"),
-            unit: Unit::Seconds,
-            attribute: medians.get(&id("attribute")),
-            runtime: medians.get(&id("runtime")),
-            changed: None,
-        });
+        rows.push(row(
+            format!("`tools/list`, 2 tools, {words}"),
+            Unit::Seconds,
+            &|style| format!("runtime-tools/list-{kind}/{style}"),
+            ["attribute", "runtime"],
+        ));
     }
     for tool in ["add", "summarize"] {
         for (kind, words) in [("duplex", "duplex"), ("handler", "handler only")] {
-            let id = |style: &str| format!("runtime-tools/call-{tool}-{kind}/{style}");
-            rows.push(RuntimeRow {
-                label: format!("`{tool}`, one call, {words}"),
-                unit: Unit::Seconds,
-                attribute: medians.get(&id("attribute")),
-                runtime: medians.get(&id("runtime")),
-                changed: medians.get(&id("attribute-changed")),
-            });
+            rows.push(row(
+                format!("`{tool}`, one call, {words}"),
+                Unit::Seconds,
+                &|style| format!("runtime-tools/call-{tool}-{kind}/{style}"),
+                ["attribute", "runtime"],
+            ));
         }
-        let id = |style: &str| format!("instructions/{tool}/{style}");
-        rows.push(RuntimeRow {
-            label: format!("`{tool}`, one call, handler only, instructions (callgrind)"),
-            unit: Unit::Instructions,
-            attribute: medians.get(&id("ours")),
-            runtime: medians.get(&id("ours-runtime")),
-            changed: None,
-        });
+        rows.push(row(
+            format!("`{tool}`, one call, handler only, instructions (callgrind)"),
+            Unit::Instructions,
+            &|style| format!("instructions/{tool}/{style}"),
+            ["ours", "ours-runtime"],
+        ));
     }
     rows.retain(|row| row.attribute.is_some() && row.runtime.is_some());
     rows
