@@ -2,9 +2,9 @@
 # Measures mcp-tool against rmcp's own macros and a hand-written rmcp server, with the
 # same tools, in one run, and writes benches/RESULTS.md and benches/perf.svg.
 #
-# Usage: benches/compare.sh            (about 15 minutes on 2 cores from a clean clone, and
-#                                      8 more for the http step, most of it waiting on
-#                                      rmcp's calls that Nagle's algorithm holds back)
+# Usage: benches/compare.sh            (about 27 minutes on 2 cores with the benchmarks
+#                                      built, the http step included; nearer an hour from
+#                                      a clean clone, most of the rest building)
 # Knobs: CALLS (stdio calls per run, 10000), RUNS (hyperfine rounds, 5),
 #        HTTP_CALLS (HTTP calls per client per run, 1000), HTTP_RUNS (HTTP rounds, 5),
 #        BUILD_RUNS (hyperfine runs per build timing, 3), CARGO_TARGET_DIR,

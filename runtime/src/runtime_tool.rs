@@ -60,11 +60,7 @@ where
     R: IntoContent + 'static,
 {
     fn into_handler(self) -> Handler {
-        Arc::new(move |args: Arguments, _: &CallInput<'_>| {
-            let call = args.call();
-            let reply = self(args);
-            async_reply(outcome::<R>, async move { (reply.await, call) })
-        })
+        Arc::new(move |args: Arguments, _: &CallInput<'_>| run(args, &self))
     }
 }
 
@@ -76,12 +72,22 @@ where
 {
     fn into_handler(self) -> Handler {
         Arc::new(move |args: Arguments, input: &CallInput<'_>| {
-            let call = args.call();
             let ctx = Context::new(input.tool, input.request, input.log_filter);
-            let reply = self(args, ctx);
-            async_reply(outcome::<R>, async move { (reply.await, call) })
+            run(args, |args| self(args, ctx))
         })
     }
+}
+
+/// Starts the handler's future on `args`, its panics caught, its reply and the faults its
+/// arguments leave unreported turned into the call's outcome.
+fn run<Fut, R>(args: Arguments, handler: impl FnOnce(Arguments) -> Fut) -> ToolFuture
+where
+    Fut: Future<Output = Result<R, ToolError>> + Send + 'static,
+    R: IntoContent + 'static,
+{
+    let call = args.call();
+    let reply = handler(args);
+    async_reply(outcome::<R>, async move { (reply.await, call) })
 }
 
 /// A tool defined at run time, from a configuration file, a database table or an API
@@ -90,7 +96,8 @@ where
 /// [`ToolServer::add_tool`](crate::ToolServer::add_tool) while it serves.
 ///
 /// Its handler is an async function of the call's [`Arguments`] (read by name, with every
-/// fault reported at once as an attribute tool's are) and its [`Context`]; it returns
+/// fault reported at once as an attribute tool's are) and, if it asks for one, its
+/// [`Context`] (see [`RuntimeHandler`]); it returns
 /// content, as an attribute tool may: a `String`, `()`, a
 /// [`Content`](crate::model::Content) block, a `Vec` of them, a
 /// [`Structured`](crate::Structured) value (structured output with its JSON as text,
