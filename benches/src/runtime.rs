@@ -7,7 +7,7 @@ use mcp_tool::{Arguments, RuntimeTool, Server, ServerError, Structured, ToolErro
 use serde_json::json;
 
 use crate::descriptions;
-use crate::payload::{self, Report};
+use crate::payload::{self, Report, Sum};
 
 /// `add`, reading its two integers by name.
 pub fn add() -> RuntimeTool {
@@ -28,7 +28,9 @@ pub fn add() -> RuntimeTool {
             let a = args.required_i64("a");
             let b = args.required_i64("b");
             args.finish()?;
-            Ok::<_, ToolError>(Structured(json!({ "result": a.wrapping_add(b) })))
+            // The output the attribute tool's `i64` becomes, `{"result": …}`.
+            let result = a.wrapping_add(b);
+            Ok::<_, ToolError>(Structured(Sum { result }))
         })
 }
 

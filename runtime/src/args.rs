@@ -238,11 +238,14 @@ impl<'a> ArgReader<'a> {
     }
 }
 
+/// Up to this many arguments, a call's argument is found by comparing names: a call has
+/// few, and comparing their keys beats hashing the name.
+pub(crate) const FEW: usize = 8;
+
 /// The argument `name` of a call, `null` included.
 #[inline]
 pub(crate) fn argument<'a>(args: &'a Map<String, Value>, name: &str) -> Option<&'a Value> {
-    // A call has few arguments: comparing their keys beats hashing the name.
-    if args.len() <= 8 {
+    if args.len() <= FEW {
         args.iter()
             .find_map(|(key, value)| (key == name).then_some(value))
     } else {

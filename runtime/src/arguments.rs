@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use crate::args::{argument, decode_fault, invalid_fault};
+use crate::args::{FEW, decode_fault, invalid_fault};
 use crate::argument_errors::{ArgumentErrors, Fault};
 use crate::error::ToolError;
 use crate::param::ToolParam;
@@ -54,14 +54,13 @@ use crate::suggest;
 #[derive(Debug)]
 pub struct Arguments {
     call: Arc<CallArguments>,
-    /// The names read so far that the input schema does not list among its first 64
-    /// properties, each once: a listed name is never unknown, so reading one records
-    /// only its bit in `read_declared`.
+    /// Which arguments sent were read, by position, when at most [`FEW`] were sent.
+    read_sent: u64,
+    /// The names read, each once, that no bit of `read_sent` records and the input
+    /// schema does not list: read but not sent, or sent among more than [`FEW`].
     read: Vec<String>,
     /// The properties of the tool's input schema: sent and unread, they are not unknown.
     declared: Arc<[String]>,
-    /// Which of the first 64 properties of `declared` were read.
-    read_declared: u64,
     /// How many of the arguments sent were read: when all were, none is unknown.
     found: usize,
     faults: Vec<Fault>,
@@ -105,9 +104,9 @@ impl Arguments {
                 args,
                 unreported: Mutex::new(None),
             }),
+            read_sent: 0,
             read: Vec::new(),
             declared,
-            read_declared: 0,
             found: 0,
             faults: Vec::new(),
             finished: false,
@@ -251,13 +250,19 @@ impl Arguments {
             return None;
         }
         let mut faults = std::mem::take(&mut self.faults);
+        let args = &self.call.args;
+        let read_sent = |index: usize| args.len() <= FEW && self.read_sent & (1 << index) != 0;
         let known = || {
+            let sent_and_read = (args.keys().enumerate())
+                .filter(|(index, _)| read_sent(*index))
+                .map(|(_, key)| key);
             (self.read.iter())
                 .chain(self.declared.iter())
+                .chain(sent_and_read)
                 .map(String::as_str)
         };
-        for key in self.call.args.keys() {
-            if known().any(|known| known == key) {
+        for (index, key) in args.keys().enumerate() {
+            if read_sent(index) || known().any(|known| known == key) {
                 continue;
             }
             faults.push(Fault::Unknown {
@@ -270,23 +275,10 @@ impl Arguments {
 
     /// The argument `name`, decoded; a fault is recorded. `name` counts as read.
     fn read<T: DeserializeOwned + JsonSchema>(&mut self, name: &str) -> Read<T> {
-        let first = match self.declared.iter().position(|known| known == name) {
-            Some(index) if index < 64 => {
-                let bit = 1 << index;
-                let first = self.read_declared & bit == 0;
-                self.read_declared |= bit;
-                first
-            }
-            _ if self.read.iter().any(|read| read == name) => false,
-            _ => {
-                self.read.push(name.to_owned());
-                true
-            }
-        };
-        let Some(value) = argument(&self.call.args, name) else {
+        let Some(value) = self.find(name) else {
+            self.remember(name);
             return Read::Absent;
         };
-        self.found += usize::from(first);
         if value.is_null() {
             return Read::Absent;
         }
@@ -302,6 +294,35 @@ impl Arguments {
                 self.faults.push(fault);
                 Read::Faulty
             }
+        }
+    }
+
+    /// The argument `name` as sent, if it was, counted as read.
+    fn find(&mut self, name: &str) -> Option<&Value> {
+        let args = &self.call.args;
+        if args.len() > FEW {
+            let value = args.get(name)?;
+            if !self.read.iter().any(|read| read == name) {
+                self.read.push(name.to_owned());
+                self.found += 1;
+            }
+            return Some(value);
+        }
+        // Found by comparing names, and recorded by position.
+        let (index, value) = (args.iter().enumerate())
+            .find_map(|(index, (key, value))| (key == name).then_some((index, value)))?;
+        let bit = 1 << index;
+        self.found += usize::from(self.read_sent & bit == 0);
+        self.read_sent |= bit;
+        Some(value)
+    }
+
+    /// Remembers a name read and not sent, for the suggestions of unknown arguments.
+    #[cold]
+    fn remember(&mut self, name: &str) {
+        let known = (self.read.iter()).chain(self.declared.iter());
+        if !known.into_iter().any(|known| known == name) {
+            self.read.push(name.to_owned());
         }
     }
 }
@@ -357,7 +378,7 @@ mod tests {
     }
 
     #[test]
-    fn every_argument_read_past_the_64th_property_counts_once() {
+    fn every_argument_among_many_counts_once() {
         let names: Vec<String> = (0..70).map(|i| format!("p{i}")).collect();
         let declared: Vec<&str> = names.iter().map(String::as_str).collect();
         let sent: Map<String, Value> = (names.iter().skip(60))
@@ -371,8 +392,33 @@ mod tests {
         assert!(args.finish().is_ok());
 
         // Unread, a listed argument is not unknown either.
-        let mut args = arguments(Value::Object(sent), &declared);
+        let mut args = arguments(Value::Object(sent.clone()), &declared);
         assert_eq!(args.required_i64("p69"), 1);
         assert!(args.finish().is_ok());
+
+        // Unlisted and unread, one is, however many were sent.
+        let mut args = arguments(Value::Object(sent), &declared[..65]);
+        for name in names.iter().skip(60).take(9) {
+            assert_eq!(args.optional_i64(name), Some(1));
+        }
+        let error = args.finish().unwrap_err();
+        assert!(
+            error
+                .message()
+                .starts_with("unknown argument `p69` (did you mean")
+        );
+        assert!(!error.message().contains(';'), "{}", error.message());
+    }
+
+    #[test]
+    fn a_name_read_and_sent_is_suggested_for_an_unknown_one() {
+        let mut args = arguments(serde_json::json!({ "limit": 1, "limt": 2 }), &[]);
+        assert_eq!(args.optional_i64("limit"), Some(1));
+        assert_eq!(args.optional_i64("offset"), None);
+        let error = args.finish().unwrap_err();
+        assert_eq!(
+            error.message(),
+            "unknown argument `limt` (did you mean `limit`?)"
+        );
     }
 }

@@ -499,11 +499,16 @@ pub(crate) struct AddedTool {
 impl AddedTool {
     /// Starts a call, taking its arguments: the handler's future, with its panics caught;
     /// faults its arguments recorded and no `finish` reported fail the call as argument
-    /// errors. The arguments come back shared, for the log if the call fails.
-    pub(crate) fn start(&self, input: &mut CallInput<'_>) -> (ToolFuture, Arc<CallArguments>) {
+    /// errors. The arguments are shared into `taken`, for the log if the call fails (the
+    /// future, large, is returned alone, so that it is built where the caller keeps it).
+    pub(crate) fn start(
+        &self,
+        input: &mut CallInput<'_>,
+        taken: &mut Option<Arc<CallArguments>>,
+    ) -> ToolFuture {
         let args = Arguments::for_call(input.take_args(), Arc::clone(&self.declared));
-        let call = args.call();
-        ((self.handler)(args, input), call)
+        *taken = Some(args.call());
+        (self.handler)(args, input)
     }
 }
 

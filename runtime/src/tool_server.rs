@@ -509,11 +509,7 @@ impl Found<'_> {
     fn start(&mut self, input: &mut CallInput<'_>) -> ToolFuture {
         match self {
             Found::Built(tool) => (tool.entry.spec().call)(input),
-            Found::Added(tool, taken) => {
-                let (running, args) = tool.start(input);
-                *taken = Some(args);
-                running
-            }
+            Found::Added(tool, taken) => tool.start(input, taken),
         }
     }
 
