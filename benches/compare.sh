@@ -121,17 +121,29 @@ if doing callgrind && command -v valgrind >/dev/null; then
     # ours (async fn tools, run inline like the baselines' tools; the row the targets
     # judge), ours-sync (plain fn tools, run on the blocking pool by design) and
     # ours-context (tools that take a Context and send one progress notification) and
-    # ours-runtime (the same tools defined at run time, as RuntimeTools).
-    for tool in add summarize; do
-        for style in setup ours ours-sync ours-context ours-runtime rmcp-default rmcp-stored hand; do
-            for n in 0 "$counted"; do
-                total=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null \
-                    "$bin/call-count" "$style" "$tool" "$n" 2>&1 |
-                    sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
-                echo "$tool $style $n $total"
+    # ours-runtime (the same tools defined at run time, as RuntimeTools) and ours-changed
+    # (the ours tools on a server whose list changed once). tools/list only for the
+    # run-time table: ours, ours-runtime and ours-changed.
+    count() {
+        local tool=$1 style=$2 n total
+        for n in 0 "$counted"; do
+            total=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+                "$bin/call-count" "$style" "$tool" "$n" 2>&1 |
+                sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+            echo "$tool $style $n $total"
+        done
+    }
+    {
+        for tool in add summarize; do
+            for style in setup ours ours-sync ours-context ours-runtime ours-changed \
+                rmcp-default rmcp-stored hand; do
+                count "$tool" "$style"
             done
         done
-    done >"$results/instructions.txt"
+        for style in setup ours ours-runtime ours-changed; do
+            count list "$style"
+        done
+    } >"$results/instructions.txt"
     cat "$results/instructions.txt"
 fi
 

@@ -10,7 +10,6 @@
 use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use mcp_tool::{Arguments, Context, RuntimeTool, ToolError, ToolServer};
 use mcp_tool_benches::payload::{add_arguments, summarize_arguments};
 use mcp_tool_benches::session::Session;
 use mcp_tool_benches::{ours, runtime};
@@ -24,16 +23,6 @@ fn tokio_runtime() -> Runtime {
         .enable_all()
         .build()
         .expect("a tokio runtime")
-}
-
-/// The attribute tools on a server whose list changed once.
-fn changed_server() -> ToolServer {
-    let server = ours::server().expect("builds");
-    let probe = RuntimeTool::new("probe", "Returns nothing.")
-        .handler(|_args: Arguments, _ctx: Context| async { Ok::<_, ToolError>(()) });
-    server.add_tool(probe).expect("adds");
-    assert!(server.remove_tool("probe"));
-    server
 }
 
 fn bench_list<S: ServerHandler>(c: &mut Criterion, rt: &Runtime, style: &str, server: S) {
@@ -112,7 +101,7 @@ fn benches(c: &mut Criterion) {
             c,
             &rt,
             "attribute-changed",
-            changed_server(),
+            ours::changed_server().expect("builds"),
             tool,
             &arguments,
         );

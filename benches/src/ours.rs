@@ -15,7 +15,7 @@
 //! The registry then holds three tools of each name, so a server picks its pair by
 //! [`ToolEntry::module_path`](mcp_tool::ToolEntry::module_path), not by name.
 
-use mcp_tool::{Server, ServerError, ToolServer};
+use mcp_tool::{Arguments, RuntimeTool, Server, ServerError, ToolError, ToolServer};
 
 /// `add` and `summarize` as `async fn`, run inline on the async worker.
 pub mod async_tools {
@@ -115,6 +115,18 @@ pub mod context_tools {
 /// registers.
 pub fn server() -> Result<ToolServer, ServerError> {
     server_over(async_tools::MODULE)
+}
+
+/// The style `ours-changed`: the `async fn` tools on a server to which a tool was added
+/// and removed, so that every call finds its tool in the shared snapshot of a changed
+/// list rather than in the list built at start-up.
+pub fn changed_server() -> Result<ToolServer, ServerError> {
+    let server = server()?;
+    let probe = RuntimeTool::new("probe", "Returns nothing.")
+        .handler(|_args: Arguments| async { Ok::<_, ToolError>(()) });
+    server.add_tool(probe)?;
+    assert!(server.remove_tool("probe"), "the probe tool was listed");
+    Ok(server)
 }
 
 /// The style `ours-sync`: a server over the plain `fn` tools.

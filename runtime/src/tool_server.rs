@@ -38,7 +38,7 @@ use crate::state::StateMap;
 use crate::suggest;
 
 mod handler;
-use crate::tool_list::{Built, Slot, ToolList};
+use crate::tool_list::{Built, FEW_TOOLS, Slot, ToolList};
 
 /// A built server: the tool list computed once, shared by every session.
 ///
@@ -451,7 +451,7 @@ impl ToolServer {
         }
         let index = &self.shared.index;
         // A few names compare fastest one by one; many, by halves.
-        let found = if index.len() <= 16 {
+        let found = if index.len() <= FEW_TOOLS {
             index.iter().position(|(known, _)| *known == name)
         } else {
             index.binary_search_by(|(known, _)| (*known).cmp(name)).ok()

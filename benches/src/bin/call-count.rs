@@ -9,13 +9,16 @@
 //! blocking thread pool, so its count includes that hop), `ours-context` (an `async fn`
 //! that takes a `Context` and reports progress once, each request carrying a progress
 //! token, so its count includes that notification), `ours-runtime` (the same tool
-//! defined at run time, a `RuntimeTool`), `rmcp-default`, `rmcp-stored`, `hand`, and
-//! `setup`. A new style here and in `compare.sh`'s loop is all the report needs to show
-//! it.
+//! defined at run time, a `RuntimeTool`), `ours-changed` (the `ours` tools on a server
+//! whose list changed once), `rmcp-default`, `rmcp-stored`, `hand`, and `setup`. A new
+//! style here and in `compare.sh`'s loop is all the report needs to show it.
+//!
+//! In place of a tool, `list` makes N `tools/list` requests (the `setup` style then only
+//! builds each request's context).
 //!
 //! ```text
-//! call-count ours|ours-sync|ours-context|ours-runtime|rmcp-default|rmcp-stored|hand|setup \
-//!     add|summarize N
+//! call-count ours|ours-sync|ours-context|ours-runtime|ours-changed|rmcp-default|rmcp-stored|hand|setup \
+//!     add|summarize|list N
 //! ```
 
 use anyhow::{Context, bail};
@@ -28,7 +31,11 @@ use rmcp::ServerHandler;
 use rmcp::model::{CallToolRequestParams, NumberOrString, ProgressToken};
 
 const USAGE: &str = "usage: call-count \
-     ours|ours-sync|ours-context|ours-runtime|rmcp-default|rmcp-stored|hand|setup add|summarize N";
+     ours|ours-sync|ours-context|ours-runtime|ours-changed|rmcp-default|rmcp-stored|hand|setup \
+     add|summarize|list N";
+
+/// What `tools/list` is asked as, in place of a tool's name.
+const LIST: &str = "list";
 
 /// What `run` does with each call.
 #[derive(Clone, Copy, PartialEq)]
@@ -41,15 +48,32 @@ enum Mode {
     CallWithProgress,
 }
 
-/// `calls` calls of `name` on `server`, or only their setup.
+/// `calls` calls of `name` (or `tools/list` requests, for [`LIST`]) on `server`, or only
+/// their setup.
 async fn run<S: ServerHandler>(
     server: S,
     name: &'static str,
     calls: usize,
     mode: Mode,
 ) -> anyhow::Result<()> {
-    let setup_only = mode == Mode::Setup;
     let session = Session::connect(server).await?;
+    if name == LIST {
+        list(&session, calls, mode).await?;
+    } else {
+        call(&session, name, calls, mode).await?;
+    }
+    session.close().await;
+    Ok(())
+}
+
+/// `calls` calls of the tool `name`, or only their setup.
+async fn call<S: ServerHandler>(
+    session: &Session<S>,
+    name: &'static str,
+    calls: usize,
+    mode: Mode,
+) -> anyhow::Result<()> {
+    let setup_only = mode == Mode::Setup;
     let arguments = match name {
         "add" => add_arguments(40, 2),
         _ => summarize_arguments(),
@@ -77,7 +101,31 @@ async fn run<S: ServerHandler>(
             std::hint::black_box(result);
         }
     }
-    session.close().await;
+    Ok(())
+}
+
+/// `calls` `tools/list` requests, or only their setup.
+async fn list<S: ServerHandler>(
+    session: &Session<S>,
+    calls: usize,
+    mode: Mode,
+) -> anyhow::Result<()> {
+    if mode != Mode::Setup {
+        // Once through the client: a server that listed nothing would be counted as cheap.
+        let listed = session.list().await?.tools.len();
+        if listed != mcp_tool_benches::TOOLS.len() {
+            bail!("{listed} tools listed");
+        }
+    }
+    for _ in 0..calls {
+        let context = session.context();
+        if mode == Mode::Setup {
+            std::hint::black_box(context);
+        } else {
+            let result = session.handler().list_tools(None, context).await?;
+            std::hint::black_box(result);
+        }
+    }
     Ok(())
 }
 
@@ -87,7 +135,8 @@ async fn main() -> anyhow::Result<()> {
     let [style, tool, calls] = args.as_slice() else {
         bail!("{USAGE}");
     };
-    let Some(&name) = mcp_tool_benches::TOOLS.iter().find(|t| *t == tool) else {
+    let tools = mcp_tool_benches::TOOLS.iter().chain([&LIST]);
+    let Some(&name) = tools.into_iter().find(|t| *t == tool) else {
         bail!("unknown tool `{tool}`; {USAGE}");
     };
     let calls: usize = calls.parse().context("N")?;
@@ -100,6 +149,7 @@ async fn main() -> anyhow::Result<()> {
             run(server, name, calls, Mode::CallWithProgress).await
         }
         "ours-runtime" => run(runtime::server()?, name, calls, Mode::Call).await,
+        "ours-changed" => run(ours::changed_server()?, name, calls, Mode::Call).await,
         "rmcp-default" => run(RmcpDefault, name, calls, Mode::Call).await,
         "rmcp-stored" => run(RmcpStored::new(), name, calls, Mode::Call).await,
         "hand" => run(HandServer::new(), name, calls, Mode::Call).await,

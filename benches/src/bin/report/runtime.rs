@@ -27,40 +27,49 @@ impl RuntimeRow {
 }
 
 /// The rows that have both figures: criterion's `runtime-tools` groups, then the
-/// instruction counts of the styles `ours` and `ours-runtime`.
+/// instruction counts of the styles `ours`, `ours-runtime` and `ours-changed`.
 pub(crate) fn runtime_rows(medians: &Medians) -> Vec<RuntimeRow> {
-    // A row of the figures `id(style)`, the attribute's and the run-time tool's styles
-    // named, and the changed list's when it was measured.
-    let row = |label: String, unit, id: &dyn Fn(&str) -> String, styles: [&str; 2]| RuntimeRow {
+    // A row of the figures `id(style)`, with the styles of the attribute tools, the
+    // run-time tools and the attribute tools on a changed list named.
+    let row = |label: String, unit, id: &dyn Fn(&str) -> String, styles: [&str; 3]| RuntimeRow {
         label,
         unit,
         attribute: medians.get(&id(styles[0])),
         runtime: medians.get(&id(styles[1])),
-        changed: medians.get(&id("attribute-changed")),
+        changed: medians.get(&id(styles[2])),
     };
+    let timed = ["attribute", "runtime", "attribute-changed"];
+    let counted = ["ours", "ours-runtime", "ours-changed"];
+    let instructions = "handler only, instructions (callgrind)";
     let mut rows = vec![];
     for (kind, words) in [("duplex", "duplex"), ("handler", "handler only")] {
         rows.push(row(
             format!("`tools/list`, 2 tools, {words}"),
             Unit::Seconds,
             &|style| format!("runtime-tools/list-{kind}/{style}"),
-            ["attribute", "runtime"],
+            timed,
         ));
     }
+    rows.push(row(
+        format!("`tools/list`, 2 tools, {instructions}"),
+        Unit::Instructions,
+        &|style| format!("instructions/list/{style}"),
+        counted,
+    ));
     for tool in ["add", "summarize"] {
         for (kind, words) in [("duplex", "duplex"), ("handler", "handler only")] {
             rows.push(row(
                 format!("`{tool}`, one call, {words}"),
                 Unit::Seconds,
                 &|style| format!("runtime-tools/call-{tool}-{kind}/{style}"),
-                ["attribute", "runtime"],
+                timed,
             ));
         }
         rows.push(row(
-            format!("`{tool}`, one call, handler only, instructions (callgrind)"),
+            format!("`{tool}`, one call, {instructions}"),
             Unit::Instructions,
             &|style| format!("instructions/{tool}/{style}"),
-            ["ours", "ours-runtime"],
+            counted,
         ));
     }
     rows.retain(|row| row.attribute.is_some() && row.runtime.is_some());

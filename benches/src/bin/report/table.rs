@@ -244,7 +244,11 @@ impl Columns<'_> {
     /// One row per variant of ours in `instructions.txt`, each against the same baselines.
     fn counts(&self, rows: &mut Vec<Row>) {
         for (tool, style) in &self.medians.counted {
-            if COUNT_BASELINES.contains(&style.as_str()) {
+            // `tools/list` and the changed list are the run-time table's rows.
+            if COUNT_BASELINES.contains(&style.as_str())
+                || tool == "list"
+                || style == "ours-changed"
+            {
                 continue;
             }
             let (words, target) = variant(style);
