@@ -80,8 +80,17 @@ pub(crate) enum Slot {
     Added(Arc<AddedTool>),
 }
 
-/// Up to this many tools, a call's tool is found by comparing names one by one.
-pub(crate) const FEW_TOOLS: usize = 16;
+/// Where `name` is in `index` (names with their positions, sorted by name): among a few
+/// names, found by comparing them one by one, the fastest; among many, by halves.
+#[inline]
+pub(crate) fn position_by_name(index: &[(&'static str, usize)], name: &str) -> Option<usize> {
+    let found = if index.len() <= 16 {
+        index.iter().position(|(known, _)| *known == name)
+    } else {
+        index.binary_search_by(|(known, _)| (*known).cmp(name)).ok()
+    };
+    Some(index[found?].1)
+}
 
 /// The tools listed at one time.
 struct Snapshot {
@@ -120,14 +129,7 @@ impl Snapshot {
     }
 
     fn find(&self, name: &str) -> Option<&Slot> {
-        let index = &self.index;
-        // A few names compare fastest one by one; many, by halves.
-        let found = if index.len() <= FEW_TOOLS {
-            index.iter().position(|(known, _)| *known == name)
-        } else {
-            index.binary_search_by(|(known, _)| (*known).cmp(name)).ok()
-        };
-        self.slots.get(index[found?].1)
+        self.slots.get(position_by_name(&self.index, name)?)
     }
 }
 

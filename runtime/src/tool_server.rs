@@ -38,7 +38,7 @@ use crate::state::StateMap;
 use crate::suggest;
 
 mod handler;
-use crate::tool_list::{Built, FEW_TOOLS, Slot, ToolList};
+use crate::tool_list::{Built, Slot, ToolList, position_by_name};
 
 /// A built server: the tool list computed once, shared by every session.
 ///
@@ -449,17 +449,8 @@ impl ToolServer {
         if self.shared.list.changed() {
             return self.find_listed(name);
         }
-        let index = &self.shared.index;
-        // A few names compare fastest one by one; many, by halves.
-        let found = if index.len() <= FEW_TOOLS {
-            index.iter().position(|(known, _)| *known == name)
-        } else {
-            index.binary_search_by(|(known, _)| (*known).cmp(name)).ok()
-        };
-        self.shared
-            .tools
-            .get(index.get(found?)?.1)
-            .map(Found::Built)
+        let position = position_by_name(&self.shared.index, name)?;
+        self.shared.tools.get(position).map(Found::Built)
     }
 
     /// The tool named `name` once tools were added or removed.

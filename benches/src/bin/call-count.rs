@@ -135,8 +135,8 @@ async fn main() -> anyhow::Result<()> {
     let [style, tool, calls] = args.as_slice() else {
         bail!("{USAGE}");
     };
-    let tools = mcp_tool_benches::TOOLS.iter().chain([&LIST]);
-    let Some(&name) = tools.into_iter().find(|t| *t == tool) else {
+    let mut tools = mcp_tool_benches::TOOLS.iter().chain([&LIST]);
+    let Some(&name) = tools.find(|t| *t == tool) else {
         bail!("unknown tool `{tool}`; {USAGE}");
     };
     let calls: usize = calls.parse().context("N")?;
