@@ -4,7 +4,7 @@
 # when set): its dependencies are kept apart from the test client's in .venv. An install
 # from the same pin is reused on later runs.
 # Prints `fuzzer=PATH` (its executable) for scripts/e2e.sh, and exits 1 with the reason on
-# stderr when it cannot install it; the test then skips, giving that reason.
+# stderr when it cannot install it; the test then skips, giving that reason (under CI it fails: scripts/e2e.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,6 +12,10 @@ FUZZER_VERSION=0.7.0
 
 say() { printf 'setup-fuzzer: %s\n' "$*" >&2; }
 fail() { printf 'setup-fuzzer: %s\n' "$*" >&2; exit 1; }
+
+# Fails on purpose, as a machine without mcp-fuzzer would: how the test command's handling of a
+# missing tool is itself tested.
+[[ -z "${FUZZER_FORCE_FAIL:-}" ]] || fail "FUZZER_FORCE_FAIL is set: failing as a machine where mcp-fuzzer cannot be installed would"
 
 venv="${CARGO_TARGET_DIR:-target}/fuzzer/venv"
 fuzzer="$venv/bin/mcp-fuzzer"

@@ -5,7 +5,7 @@
 # runs. The Inspector needs Node 22.19 or later: where the machine's node is older, npm
 # installs Node 22 there as well (the npm package `node`).
 # Prints two lines for scripts/e2e.sh, `node=PATH` and `inspector=PATH` (the CLI's script),
-# and exits 1 with the reason on stderr when it cannot install them; the test then skips,
+# and exits 1 with the reason on stderr when it cannot install them; the test then skips (under CI it fails: scripts/e2e.sh),
 # giving that reason.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +16,10 @@ NODE_MINIMUM=22.19.0
 
 say() { printf 'setup-inspector: %s\n' "$*" >&2; }
 fail() { printf 'setup-inspector: %s\n' "$*" >&2; exit 1; }
+
+# Fails on purpose, as a machine without the Inspector would: how the test command's handling of a
+# missing tool is itself tested.
+[[ -z "${INSPECTOR_FORCE_FAIL:-}" ]] || fail "INSPECTOR_FORCE_FAIL is set: failing as a machine where the Inspector cannot be installed would"
 
 tools="${CARGO_TARGET_DIR:-target}/inspector"
 inspector="$tools/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js"

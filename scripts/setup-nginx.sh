@@ -6,11 +6,15 @@
 # (On a machine whose service manager starts packages' services, Debian's package also
 # starts the system's nginx on port 80; the test does not use it.)
 # Exits 1, with the reason on stderr, when nginx is missing and cannot be installed: the
-# test then skips, giving that reason.
+# test then skips, giving that reason (under CI it fails: scripts/e2e.sh).
 set -euo pipefail
 
 say() { printf 'setup-nginx: %s\n' "$*"; }
 fail() { printf 'setup-nginx: %s\n' "$*" >&2; exit 1; }
+
+# Fails on purpose, as a machine without nginx would: how the test command's handling of a
+# missing tool is itself tested.
+[[ -z "${NGINX_FORCE_FAIL:-}" ]] || fail "NGINX_FORCE_FAIL is set: failing as a machine where nginx cannot be installed would"
 
 find_nginx() {
     command -v nginx 2>/dev/null && return

@@ -1,57 +1,70 @@
 #!/usr/bin/env bash
 # Runs every test of the workspace: formatting, lints, docs, unit, integration, UI and doc
-# tests, packaging, the end-to-end tests against real MCP clients, among them the
-# README's Getting started built as a fresh crate, and the official MCP conformance suite.
+# tests, packaging, a bounded fuzz run on stable, the end-to-end tests against real MCP
+# clients, among them the README's Getting started built as a fresh crate, and the official
+# MCP conformance suite.
 # scripts/setup.sh first installs what is missing (cargo-nextest, the Python .venv) and
-# says so; scripts/conformance.sh installs Node 22 and the suite under target/.
+# says so; scripts/e2e.sh and scripts/conformance.sh install their own tools under target/.
+#
+# Every step runs, even after one failed, and the run ends with a table of the steps: what
+# each counted passed, failed and skipped, and its time. A step that ran nothing fails.
+# Under CI (`CI` set, as CI services set it) nothing may skip: a tool that could not be
+# installed fails its step, naming the setup step and its error. Elsewhere a skip is
+# allowed, and the last line counts the skipped tests.
+# Each step's output is also kept in target/test-report/ (under $CARGO_TARGET_DIR when set).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n==> %s\n' "$*"; }
+report="${CARGO_TARGET_DIR:-target}/test-report"
+rm -rf "$report"
+mkdir -p "$report"
+export E2E_JUNIT="$PWD/$report/e2e-junit.xml"
+steps="$report/steps.tsv"
+: >"$steps"
 
-step "prerequisites"
-scripts/setup.sh
+# step KIND NAME COMMAND...: runs one step, showing its output and keeping it in a log, and
+# records its exit status and time. KIND tells scripts/test-summary.py how to count it.
+step() {
+    local kind=$1 name=$2 log status began=$SECONDS
+    shift 2
+    log="$report/$(($(wc -l <"$steps") + 1)).log"
+    printf '\n==> %s\n' "$name"
+    set +e
+    "$@" 2>&1 | tee "$log"
+    status=${PIPESTATUS[0]}
+    set -e
+    printf '%s\t%s\t%s\t%s\t%s\n' "$kind" "$name" "$status" $((SECONDS - began)) "$log" >>"$steps"
+    return 0
+}
 
-step "cargo fmt --check"
-cargo fmt --all -- --check
+step check "prerequisites" scripts/setup.sh
+if [[ "$(cut -f 3 "$steps")" != 0 ]]; then
+    scripts/test-summary.py "$steps"
+    exit 1
+fi
 
-step "cargo clippy"
-cargo clippy --workspace --all-targets --locked -- -D warnings
+step check "cargo fmt --check" cargo fmt --all -- --check
 
-step "cargo doc, every public item documented"
-RUSTDOCFLAGS="-D warnings -D missing_docs" cargo doc --workspace --no-deps --locked --quiet
+step check "cargo clippy" cargo clippy --workspace --all-targets --locked -- -D warnings
 
-step "tests"
-cargo nextest run --workspace --locked --no-fail-fast
+step check "cargo doc, every public item documented" \
+    env RUSTDOCFLAGS="-D warnings -D missing_docs" cargo doc --workspace --no-deps --locked --quiet
 
-step "doc tests"
-cargo test --workspace --doc --locked
+step nextest "tests" cargo nextest run --workspace --locked --no-fail-fast
 
-step "public API: no rmcp type outside the escape hatch"
-scripts/public_api.py
+step doctest "doc tests" cargo test --workspace --doc --locked
 
-step "doc tests of the rmcp escape hatch (feature rmcp)"
-cargo test -p mcp-tool --doc --features rmcp --locked
+step check "public API: no rmcp type outside the escape hatch" scripts/public_api.py
 
-step "cargo package: every crate builds from its package"
-# --allow-dirty: a run before a commit packages the working tree as it is.
-# A target directory of its own, emptied first: cargo never rebuilds a registry crate of the
-# same version, so a build of an earlier run's packages would be reused, and a crate verified
-# against the runtime as it was then. (A clean clone builds everything once, as here.)
-package_dir="${CARGO_TARGET_DIR:-target}/package-check"
-rm -rf "$package_dir"
-# cargo also unpacks the packages it verifies against under $CARGO_HOME/registry/src/-HASH/
-# (a local registry of this workspace's packages) and never unpacks a version it finds
-# there again: removed too, or a crate is verified against an earlier run's runtime.
-for crate in $(cargo metadata --no-deps --locked --format-version 1 | python3 -c \
-    'import json, sys; print(*(p["name"] + "-" + p["version"] for p in json.load(sys.stdin)["packages"]))'); do
-    rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/"$crate"
-done
-cargo package --workspace --locked --allow-dirty --target-dir "$package_dir"
-rm -rf "$package_dir"
+step doctest "doc tests of the rmcp escape hatch (feature rmcp)" \
+    cargo test -p mcp-tool --doc --features rmcp --locked
 
-step "end-to-end: the example server and the README's Getting started, driven by the Python MCP client"
-scripts/e2e.sh
+step check "cargo package: every crate builds from its package" scripts/package-check.sh
 
-step "conformance: the official MCP conformance suite (0.1.16 and 0.2.0-alpha.12), every scenario, against tests/conformance"
-scripts/conformance.sh
+step pytest "end-to-end: the example server and the README's Getting started, driven by real MCP clients" \
+    scripts/e2e.sh
+
+step conformance "conformance: the official MCP conformance suite (0.1.16 and 0.2.0-alpha.12), every scenario" \
+    scripts/conformance.sh
+
+scripts/test-summary.py "$steps"

@@ -136,3 +136,19 @@ def connect(server_bin: str, tree: Path, transport: str, request: pytest.Fixture
             yield client
 
     return open_session
+
+
+def running_in_ci() -> bool:
+    """Whether this is a CI run (`CI` set, as CI services set it), where nothing may skip."""
+    return os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Iterator[None]:
+    """Under CI a skipped test fails, with its reason: a green run must mean every test ran."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and running_in_ci() and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.outcome = "failed"
+        report.longrepr = f"skipped under CI={os.environ['CI']}, where every test must run: {reason}"
