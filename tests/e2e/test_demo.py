@@ -1,0 +1,36 @@
+"""The README's first command, scripts/demo.sh: its client script shows what it says it shows."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_demo_lists_searches_describes_and_shows_an_argument_error(server_bin: str):
+    result = subprocess.run(
+        [sys.executable, ROOT / "scripts/demo.py", server_bin, ROOT],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    sections = result.stdout.split("\n--- ")[1:]
+    titles = [section.splitlines()[0] for section in sections]
+    assert titles == [
+        "tools/list",
+        'search {"filter": "ext == \\"rs\\" && size > 20000", "path": "runtime/src"}',
+        'read_attributes {"path": "README.md"}',
+        'search {"filter": "ext == \\"rs\\"", "max_results": 0, "colour": "red"} (isError: true)',
+    ]
+    listed = sorted(line.split(":")[0] for line in sections[0].splitlines()[1:])
+    assert listed == ["list_attributes", "read_attributes", "search"]
+    found = [line.split()[-1] for line in sections[1].splitlines()[1:]]
+    assert found and all(path.startswith("runtime/src/") and path.endswith(".rs") for path in found)
+    assert '"path": "README.md"' in sections[2] and '"content_type": "text/markdown"' in sections[2]
+    assert sections[3].splitlines()[1] == (
+        "invalid arguments for tool `search`: `max_results`: expected an integer from 1 to 1000; "
+        "unknown argument `colour`"
+    )
