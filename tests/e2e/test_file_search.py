@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -34,6 +34,21 @@ def paths(result: CallToolResult) -> list[str]:
     return [m["path"] for m in result.structured_content["matches"]]
 
 
+def modified_at(path: Path) -> datetime:
+    """The entry's modification time, to the second, as the server reports it."""
+    return datetime.fromtimestamp(int(path.lstat().st_mtime), timezone.utc)
+
+
+# Every entry under the test tree, in the order `search` walks it (by name, depth first).
+DIRECTORIES = {str(parent) for name in FILES for parent in Path(name).parents if parent != Path(".")}
+EVERYTHING = sorted([*FILES, *DIRECTORIES, "escape"], key=lambda path: path.split("/"))
+
+# The names a filter may use, as `list_attributes` and the syntax error list them.
+ATTRIBUTE_NAMES = "name, ext, path, size, modified, content_type, is_dir, is_symlink, depth, now"
+
+INVALID_MAX_RESULTS = "`max_results`: expected an integer from 1 to 1000"
+
+
 async def still_serves(client) -> None:
     """The session survives the error before it: a good call still works."""
     result = await client.call_tool("search", {"filter": 'name == "main.rs"'})
@@ -41,6 +56,22 @@ async def still_serves(client) -> None:
 
 
 # --- listing -------------------------------------------------------------------------
+
+
+def unportable_parts(schema, where: str = "#") -> list[str]:
+    """The parts of a schema that some clients cannot read: `$ref`, `$defs`, `$schema`
+    and `type` arrays, wherever they are."""
+    found = []
+    if isinstance(schema, dict):
+        found += [f"{where}/{key}" for key in ("$ref", "$defs", "$schema") if key in schema]
+        if isinstance(schema.get("type"), list):
+            found.append(f"{where}/type")
+        for key, value in schema.items():
+            found += unportable_parts(value, f"{where}/{key}")
+    elif isinstance(schema, list):
+        for index, value in enumerate(schema):
+            found += unportable_parts(value, f"{where}/{index}")
+    return found
 
 
 async def test_lists_the_three_tools_with_portable_schemas(connect):
@@ -52,26 +83,33 @@ async def test_lists_the_three_tools_with_portable_schemas(connect):
             schema = tool.input_schema
             assert schema["type"] == "object"
             assert schema["additionalProperties"] is False, tool.name
-            dumped = json.dumps(schema)
-            assert "$ref" not in dumped and "$defs" not in dumped, tool.name
-            assert "$schema" not in dumped, tool.name
+            assert unportable_parts(schema) == [], tool.name
             for name, prop in schema["properties"].items():
                 assert prop.get("description"), f"{tool.name}.{name} has no description"
             assert tool.annotations is not None and tool.annotations.read_only_hint is True
-            assert tool.output_schema is not None and "$ref" not in json.dumps(tool.output_schema)
+            assert tool.output_schema is not None, tool.name
+            assert unportable_parts(tool.output_schema) == [], tool.name
 
         assert tools["read_attributes"].input_schema["required"] == ["path"]
         assert tools["search"].input_schema.get("required", []) == []
         assert tools["list_attributes"].input_schema["properties"] == {}
         max_results = tools["search"].input_schema["properties"]["max_results"]
         assert (max_results["minimum"], max_results["maximum"], max_results["default"]) == (1, 1000, 100)
-        assert client.instructions and "search" in client.instructions
+        assert client.instructions == (
+            "Finds files under one root directory; every path is relative to that root. "
+            "Call `list_attributes` to learn the attributes a filter can use, `search` with a CEL "
+            'filter such as `ext == "rs" && size > 1024` to find files, and `read_attributes` for '
+            "the details of one file."
+        )
 
 
 async def test_both_handshakes_work(connect):
-    # The default probes `server/discover`; "legacy" forces the `initialize` handshake.
-    for mode in ["auto", "legacy"]:
+    # The default probes `server/discover`, and falls back to `initialize` without a word
+    # if the probe fails: the version agreed on tells which handshake was made.
+    for mode, version in [("auto", "2026-07-28"), ("legacy", "2025-11-25")]:
         async with connect(mode) as client:
+            assert client.protocol_version == version, mode
+            assert (client.session.discover_result is not None) == (mode == "auto"), mode
             assert client.server_info is not None and client.server_info.name == "file-search"
             await still_serves(client)
 
@@ -79,7 +117,7 @@ async def test_both_handshakes_work(connect):
 # --- the tools -----------------------------------------------------------------------
 
 
-async def test_search_finds_the_files_a_filter_matches(connect):
+async def test_search_finds_the_files_a_filter_matches(connect, tree: Path):
     async with connect() as client:
         result = await client.call_tool("search", {"filter": 'ext == "rs" && size > 10'})
         assert paths(result) == ["src/main.rs", "src/nested/deep.rs"]
@@ -87,7 +125,7 @@ async def test_search_finds_the_files_a_filter_matches(connect):
         main = result.structured_content["matches"][0]
         assert main["size"] == len(FILES["src/main.rs"])
         assert main["is_dir"] is False
-        datetime.fromisoformat(main["modified"])
+        assert datetime.fromisoformat(main["modified"]) == modified_at(tree / "src/main.rs"), main
 
         result = await client.call_tool("search", {"filter": "is_dir", "path": "src"})
         assert paths(result) == ["src/nested"]
@@ -115,22 +153,25 @@ async def test_search_reports_progress_and_a_masked_log_message(connect, tree: P
     # One notification per match, in order, each with the most there can be.
     assert progress == [(1, 100), (2, 100), (3, 100)]
     texts = [str(log.data) for log in logs]
-    assert texts == [f"searched {len(list(tree.rglob('*')))} entries under root; 3 matched"], texts
-    assert all(str(tree) not in text for text in texts)
+    # The root's absolute path is masked to its name, `root`.
+    assert texts == [f"searched {len(EVERYTHING)} entries under root; 3 matched"], texts
 
 
-async def test_search_without_a_filter_lists_everything_and_says_when_it_stops(connect, tree: Path):
+async def test_search_without_a_filter_lists_everything_and_says_when_it_stops(connect):
     async with connect() as client:
-        everything = paths(await client.call_tool("search", {}))
-        for name in FILES:
-            assert name in everything
-        # The link out of the root is listed, never followed.
-        assert "escape" in everything
-        assert not any(OUTSIDE_SECRET in p for p in everything)
+        result = await client.call_tool("search", {})
+        # Every entry once, in order, the root itself not among them; the link out of the
+        # root is listed, never followed.
+        assert paths(result) == EVERYTHING
+        assert result.structured_content["truncated"] is False
 
         result = await client.call_tool("search", {"max_results": 2})
-        assert len(paths(result)) == 2
+        assert paths(result) == EVERYTHING[:2]
         assert result.structured_content["truncated"] is True
+        # Exactly as many as allowed matched: nothing was left out.
+        result = await client.call_tool("search", {"max_results": len(EVERYTHING)})
+        assert paths(result) == EVERYTHING
+        assert result.structured_content["truncated"] is False
 
 
 async def test_list_attributes_names_what_a_filter_can_use(connect):
@@ -138,36 +179,64 @@ async def test_list_attributes_names_what_a_filter_can_use(connect):
         result = await client.call_tool("list_attributes", {})
         assert not result.is_error, text_of(result)
         attributes = {a["name"]: a for a in result.structured_content["attributes"]}
-        for name in ["name", "ext", "path", "size", "modified", "is_dir", "depth"]:
-            assert name in attributes
-        assert attributes["size"]["type"] == "int"
+        types = {name: a["type"] for name, a in attributes.items()}
+        assert types == {
+            "name": "string",
+            "ext": "string",
+            "path": "string",
+            "size": "int",
+            "modified": "timestamp",
+            "content_type": "string",
+            "is_dir": "bool",
+            "is_symlink": "bool",
+            "depth": "int",
+            "now": "timestamp",
+        }
+        assert ", ".join(attributes) == ATTRIBUTE_NAMES
         assert all(a["description"] for a in attributes.values())
-        # Every listed attribute is bound by search, and every example filter runs.
+        # Every listed attribute is bound by search (`x == x` holds for every entry), and
+        # every example filter runs.
         for name in attributes:
             bound = await client.call_tool("search", {"filter": f"{name} == {name}", "max_results": 1})
-            assert not bound.is_error, f"{name}: {text_of(bound)}"
-        for example in result.structured_content["examples"]:
+            assert paths(bound) == [EVERYTHING[0]], name
+        examples = result.structured_content["examples"]
+        assert len(examples) == 4, examples
+        for example in examples:
             ran = await client.call_tool("search", {"filter": example})
             assert not ran.is_error, f"{example}: {text_of(ran)}"
 
 
-async def test_read_attributes_describes_one_file(connect):
+async def test_read_attributes_describes_one_file(connect, tree: Path):
     async with connect() as client:
         result = await client.call_tool("read_attributes", {"path": "src/main.rs"})
         assert not result.is_error, text_of(result)
-        attributes = result.structured_content
-        assert attributes["path"] == "src/main.rs"
-        assert attributes["size"] == len(FILES["src/main.rs"])
-        assert attributes["lines"] == 3
-        assert attributes["content_type"] == "text/x-rust"
-        assert attributes["is_dir"] is False and attributes["is_symlink"] is False
-        datetime.fromisoformat(attributes["modified"])
+        attributes = dict(result.structured_content)
+        assert datetime.fromisoformat(attributes.pop("modified")) == modified_at(tree / "src/main.rs")
+        assert attributes == {
+            "path": "src/main.rs",
+            "content_type": "text/x-rust",
+            "size": len(FILES["src/main.rs"]),
+            "is_dir": False,
+            "is_symlink": False,
+            "readonly": False,
+            "lines": 3,
+        }
         # The text fallback carries the same data for clients that ignore structured content.
-        assert json.loads(text_of(result)) == attributes
+        assert json.loads(text_of(result)) == result.structured_content
 
+        # A directory has no `lines`.
         directory = await client.call_tool("read_attributes", {"path": "./docs/../src/nested"})
-        assert directory.structured_content["path"] == "src/nested"
-        assert directory.structured_content["is_dir"] is True
+        assert not directory.is_error, text_of(directory)
+        attributes = dict(directory.structured_content)
+        assert datetime.fromisoformat(attributes.pop("modified")) == modified_at(tree / "src/nested")
+        assert attributes == {
+            "path": "src/nested",
+            "content_type": "inode/directory",
+            "size": (tree / "src/nested").stat().st_size,
+            "is_dir": True,
+            "is_symlink": False,
+            "readonly": False,
+        }
 
 
 # --- bad arguments -------------------------------------------------------------------
@@ -175,46 +244,46 @@ async def test_read_attributes_describes_one_file(connect):
 
 async def test_a_wrong_type_names_the_argument_without_echoing_the_value(connect):
     async with connect() as client:
+        # The whole message: the value sent is not in it.
         text = error_text(await client.call_tool("search", {"max_results": SECRET}))
-        assert "`max_results`" in text and "integer" in text
-        assert SECRET not in text
+        assert text == f"invalid arguments for tool `search`: {INVALID_MAX_RESULTS}"
 
         text = error_text(await client.call_tool("read_attributes", {"path": [SECRET]}))
-        assert "`path`" in text and "string" in text
-        assert SECRET not in text
+        assert text == "invalid arguments for tool `read_attributes`: `path`: expected a string"
         await still_serves(client)
 
 
 async def test_a_missing_argument_is_named(connect):
     async with connect() as client:
         text = error_text(await client.call_tool("read_attributes", {}))
-        assert "missing argument `path`" in text
-        assert "read_attributes" in text
+        assert text == "invalid arguments for tool `read_attributes`: missing argument `path`"
         await still_serves(client)
 
 
 async def test_an_unknown_argument_gets_a_suggestion(connect):
     async with connect() as client:
         text = error_text(await client.call_tool("search", {"filtr": "size > 1"}))
-        assert "unknown argument `filtr`" in text
-        assert "did you mean `filter`?" in text
+        assert text == "invalid arguments for tool `search`: unknown argument `filtr` (did you mean `filter`?)"
         await still_serves(client)
 
 
-async def test_an_out_of_range_limit_states_the_range(connect):
+@pytest.mark.parametrize("value", [0, 987654])
+async def test_an_out_of_range_limit_states_the_range(connect, value: int):
     async with connect() as client:
-        for value in [0, 987654]:
-            text = error_text(await client.call_tool("search", {"max_results": value}))
-            assert "`max_results`" in text and "1" in text and "1000" in text
-            assert "987654" not in text
+        # README.md, "Argument errors": both bounds, and not the value sent.
+        text = error_text(await client.call_tool("search", {"max_results": value}))
+        assert text == f"invalid arguments for tool `search`: {INVALID_MAX_RESULTS}"
         await still_serves(client)
 
 
 async def test_every_fault_is_reported_at_once(connect):
     async with connect() as client:
         text = error_text(await client.call_tool("search", {"max_results": SECRET, "path": 7, "colour": 1}))
-        assert "`max_results`" in text and "`path`" in text and "`colour`" in text
-        assert SECRET not in text
+        # The arguments in the order the tool declares them, then the unknown ones.
+        assert text == (
+            "invalid arguments for tool `search`: `path`: expected a string; "
+            f"{INVALID_MAX_RESULTS}; unknown argument `colour`"
+        )
         await still_serves(client)
 
 
@@ -224,18 +293,26 @@ async def test_every_fault_is_reported_at_once(connect):
 async def test_a_cel_syntax_error_names_the_filter(connect):
     async with connect() as client:
         text = error_text(await client.call_tool("search", {"filter": "size > && ext"}))
-        assert "`filter`" in text and "syntax error" in text
-        assert "size" in text  # the attributes are listed so the model can correct itself
+        # Where it went wrong (CEL's own words follow), and the attributes, so that the
+        # model can correct itself.
+        assert text.startswith("tool `search` failed: `filter`: syntax error at column 8: "), text
+        assert text.endswith(
+            '; write a CEL expression such as `ext == "rs" && size > 1024` over the attributes '
+            + ATTRIBUTE_NAMES
+        ), text
         await still_serves(client)
 
 
 async def test_a_filter_over_an_unknown_attribute_or_not_a_boolean_is_refused(connect):
     async with connect() as client:
         text = error_text(await client.call_tool("search", {"filter": 'colour == "red"'}))
-        assert "`filter`" in text and "unknown attribute `colour`" in text and "ext" in text
+        assert text == f"tool `search` failed: `filter`: unknown attribute `colour`; attributes: {ATTRIBUTE_NAMES}"
 
         text = error_text(await client.call_tool("search", {"filter": "size + 1"}))
-        assert "`filter`" in text and "boolean" in text
+        assert text == (
+            "tool `search` failed: `filter` must evaluate to a boolean, but gave a value of type "
+            "int for `README.txt`; compare an attribute, e.g. `size > 1024`"
+        )
         await still_serves(client)
 
 
@@ -267,8 +344,10 @@ CRASH_FILTERS = [
 async def test_a_filter_too_long_to_run_safely_is_refused_and_the_server_lives(connect, filter_: str):
     async with connect() as client:
         text = error_text(await client.call_tool("search", {"filter": filter_}))
-        assert text.startswith(f"tool `search` failed: `filter` is {len(filter_)} bytes long"), text
-        assert "at most 1000" in text
+        assert text == (
+            f"tool `search` failed: `filter` is {len(filter_)} bytes long; at most 1000 are allowed: "
+            "write a shorter expression"
+        )
         await still_serves(client)
 
 
@@ -280,7 +359,10 @@ async def test_a_filter_too_long_to_run_safely_is_refused_and_the_server_lives(c
 async def test_a_short_filter_that_nests_too_deep_is_refused_before_it_runs(connect, filter_: str):
     async with connect() as client:
         text = error_text(await client.call_tool("search", {"filter": filter_}))
-        assert "`filter` nests more than 32 levels deep" in text, text
+        assert text == (
+            "tool `search` failed: `filter` nests more than 32 levels deep (operators, member "
+            "accesses, indexes and calls each add one): write a flatter expression"
+        )
         await still_serves(client)
 
 
@@ -292,7 +374,10 @@ async def test_a_short_filter_that_nests_too_deep_is_refused_before_it_runs(conn
 async def test_a_filter_that_nests_brackets_too_deep_is_refused_before_it_is_parsed(connect, filter_: str):
     async with connect() as client:
         text = error_text(await client.call_tool("search", {"filter": filter_}))
-        assert "`filter` nests brackets (or repeats `!` or `-`) more than 12 deep" in text, text
+        assert text == (
+            "tool `search` failed: `filter` nests brackets (or repeats `!` or `-`) more than 12 deep: "
+            "write a flatter expression"
+        )
         await still_serves(client)
 
 
@@ -322,18 +407,23 @@ async def test_a_path_outside_the_root_is_refused(connect, tree: Path, tool: str
     if path == "ABSOLUTE":
         path = str(tree.parent / "outside" / OUTSIDE_SECRET)
     async with connect() as client:
+        # The whole message: it never shows where the server's files are.
         text = error_text(await client.call_tool(tool, {"path": path}))
-        assert "`path` must stay inside the root" in text
-        # Messages never show where the server's files are.
-        assert str(tree.parent) not in text
+        assert text == (
+            f"tool `{tool}` failed: `path` must stay inside the root; give a path relative to it, "
+            "like `src/main.rs`"
+        )
         await still_serves(client)
 
 
-async def test_a_missing_file_is_named_relative_to_the_root(connect, tree: Path):
+async def test_a_missing_file_is_named_relative_to_the_root(connect):
     async with connect() as client:
+        # The whole message: the path as sent, relative to the root, never the root's own.
         text = error_text(await client.call_tool("read_attributes", {"path": "src/nope.rs"}))
-        assert "`path`" in text and "src/nope.rs" in text
-        assert str(tree) not in text
+        assert text == (
+            "tool `read_attributes` failed: `path`: nothing named `src/nope.rs` under the root; "
+            "`search` lists what is there"
+        )
         await still_serves(client)
 
 
@@ -353,8 +443,7 @@ async def test_an_unknown_tool_is_a_protocol_error_with_a_suggestion(connect):
         with pytest.raises(MCPError) as raised:
             await client.call_tool("serch", {"filter": "size > 1"})
         assert raised.value.error.code == -32602
-        assert "unknown tool `serch`" in raised.value.error.message
-        assert "did you mean `search`?" in raised.value.error.message
+        assert raised.value.error.message == "unknown tool `serch`; did you mean `search`?"
         await still_serves(client)
 
 
@@ -364,8 +453,9 @@ async def test_one_session_survives_every_kind_of_error(connect):
         error_text(await client.call_tool("read_attributes", {}))
         error_text(await client.call_tool("search", {"filter": "((("}))
         error_text(await client.call_tool("read_attributes", {"path": "/etc/passwd"}))
-        with pytest.raises(MCPError):
+        with pytest.raises(MCPError) as raised:
             await client.call_tool("no_such_tool", {})
+        assert raised.value.error.code == -32602
         await still_serves(client)
         result = await client.call_tool("read_attributes", {"path": "README.txt"})
         assert result.structured_content["size"] == len(FILES["README.txt"])

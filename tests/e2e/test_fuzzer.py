@@ -85,7 +85,9 @@ def test_the_fuzzer_finds_no_crash_anomaly_or_timeout(
             assert (outcomes["crashed"], outcomes["anomaly"], outcomes["exceptions"]) == (0, 0, 0), f"{name}: {tool}"
     else:
         assert summary["protocols"]["total_runs"] > 0, json.dumps(summary, indent=2)
+    # Written on every run, with no findings too: without it there is nothing to judge.
     findings = reports / "findings.json"
-    found = json.loads(findings.read_text())["findings"] if findings.exists() else []
+    assert findings.exists(), f"mcp-fuzzer wrote no {findings.name}:\n{output}"
+    found = json.loads(findings.read_text())["findings"]
     unexpected = [finding for finding in found if finding["category"] not in ALLOWED]
     assert not unexpected, f"mcp-fuzzer's findings:\n{json.dumps(unexpected, indent=2)}"

@@ -4,6 +4,7 @@ everything else from cargo's local registry cache), then driven by a real MCP cl
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -76,16 +77,32 @@ async def test_the_readme_program_serves_its_tool_to_a_real_client(fresh_server:
         assert limited.structured_content == {"lines": 2, "words": 3}
         empty = await client.call_tool("count_words", {"text": ""})
         assert empty.is_error
-        assert "the text is empty" in empty.content[0].text
+        assert [block.text for block in empty.content] == [
+            "tool `count_words` failed: the text is empty: send at least one character"
+        ]
 
 
 def test_the_readme_program_logs_to_stderr_without_rmcp_detail(fresh_server: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "RUST_LOG"}
-    # No client: stdin ends at once, and the server stops after its start-up record.
+    # A whole session, so that rmcp has its details to log (at `info`, the client's
+    # `peer_info` once initialized); then stdin ends and the server stops.
+    requests = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "e2e", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+         "params": {"name": "count_words", "arguments": {"text": "a b"}}},
+    ]
     done = subprocess.run(
-        [str(fresh_server)], input="", capture_output=True, text=True, env=env, timeout=30
+        [str(fresh_server)], input="".join(json.dumps(r) + "\n" for r in requests),
+        capture_output=True, text=True, env=env, timeout=30,
     )
-    assert "serving over stdio" in done.stderr, done.stderr
-    assert "hello-mcp" in done.stderr, done.stderr
-    assert "peer_info" not in done.stderr, done.stderr
-    assert done.stdout == "", "stdout carries the protocol only"
+    assert done.returncode == 0, done.stderr
+    # Its start-up record, and nothing from rmcp.
+    assert re.fullmatch(
+        r"\S+Z  INFO mcp_tool::server: serving over stdio server=hello-mcp version=0\.1\.0\n", done.stderr
+    ), done.stderr
+    # Stdout carries the protocol only: the two replies.
+    replies = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [reply["id"] for reply in replies] == [1, 2], done.stdout
+    assert replies[1]["result"]["structuredContent"] == {"lines": 1, "words": 2}

@@ -17,7 +17,15 @@ def test_the_file_search_table_is_the_servers_own_listing(server_bin: str) -> No
     listed = subprocess.run(
         [server_bin, *args.split()], check=True, capture_output=True, text=True
     ).stdout
-    assert listed.count("\n| `") >= 3, listed
+    # Every tool, prompt and resource, each once, in the order the example defines them.
+    rows = re.findall(r"^\| ((?:prompt |resource )?`[^`]+`) \|", listed, re.M)
+    assert rows == [
+        "`search`",
+        "`list_attributes`",
+        "`read_attributes`",
+        "prompt `find_files`",
+        "resource `files:///{+path}`",
+    ], listed
     assert table == listed, (
         "README.md's table of file_search's tools differs from the server's own listing; "
         "run scripts/readme-tables.sh"
