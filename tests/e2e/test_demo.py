@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -27,9 +28,24 @@ def test_the_demo_lists_searches_describes_and_shows_an_argument_error(server_bi
     ]
     listed = sorted(line.split(":")[0] for line in sections[0].splitlines()[1:])
     assert listed == ["list_attributes", "read_attributes", "search"]
-    found = [line.split()[-1] for line in sections[1].splitlines()[1:]]
-    assert found and all(path.startswith("runtime/src/") and path.endswith(".rs") for path in found)
-    assert '"path": "README.md"' in sections[2] and '"content_type": "text/markdown"' in sections[2]
+    # Every Rust file over 20,000 bytes under runtime/src, with its size, as the disk has them.
+    found = {line.split()[-1]: int(line.split()[0]) for line in sections[1].splitlines()[1:]}
+    expected = {
+        str(path.relative_to(ROOT)): path.stat().st_size
+        for path in (ROOT / "runtime/src").rglob("*.rs")
+        if path.stat().st_size > 20000
+    }
+    assert expected, "runtime/src has no Rust file over 20,000 bytes: the demo's search needs a new bound"
+    assert found == expected
+    described = json.loads(sections[2].split("\n", 1)[1])
+    readme = ROOT / "README.md"
+    assert (described["path"], described["content_type"], described["size"], described["is_dir"]) == (
+        "README.md",
+        "text/markdown",
+        readme.stat().st_size,
+        False,
+    )
+    assert described["lines"] == readme.read_text().count("\n")
     assert sections[3].splitlines()[1] == (
         "invalid arguments for tool `search`: `max_results`: expected an integer from 1 to 1000; "
         "unknown argument `colour`"
