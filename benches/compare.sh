@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Measures mcp-tool against rmcp's own macros and a hand-written rmcp server, with the
-# same tools, in one run, and writes benches/RESULTS.md and benches/perf.svg.
+# same tools, in one run; keeps the raw results in benches/results/ (committed: criterion's
+# figures in criterion.json, hyperfine's and http-load's JSON, callgrind's counts, the
+# machine) and writes from them benches/RESULTS.md, benches/perf.svg and the README's copy
+# of the table, which benches/tests/report.rs checks against the committed results.
 #
 # Usage: benches/compare.sh            (about 27 minutes on 2 cores with the benchmarks
 #                                      built, the http step included; nearer an hour from
@@ -9,7 +12,8 @@
 #        HTTP_CALLS (HTTP calls per client per run, 1000), HTTP_RUNS (HTTP rounds, 5),
 #        BUILD_RUNS (hyperfine runs per build timing, 3), CARGO_TARGET_DIR,
 #        STEPS (what to measure, "criterion callgrind stdio http builds"; with fewer, the
-#        report is written to benches/results/ only, never to benches/RESULTS.md),
+#        results and the report go to $CARGO_TARGET_DIR/bench-results/ only, never to
+#        benches/),
 #        ALLOW_DIRTY=1 (measure a working tree with uncommitted changes; the table
 #        then says "with local changes" and must not be committed).
 set -euo pipefail
@@ -20,7 +24,8 @@ root=$PWD
 # The table names the commit it measured, so the tree must be that commit: no
 # uncommitted or untracked changes, but for this script's own two outputs.
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
-changes=$(git status --porcelain -- . ':!benches/RESULTS.md' ':!benches/perf.svg' 2>/dev/null ||
+changes=$(git status --porcelain -- . ':!benches/RESULTS.md' ':!benches/perf.svg' ':!benches/results' \
+    ':!README.md' 2>/dev/null ||
     echo "not a git checkout")
 if [ -n "$changes" ] || [ "$commit" = unknown ]; then
     if [ "${ALLOW_DIRTY:-0}" != 1 ]; then
@@ -47,7 +52,11 @@ export CARGO_TARGET_DIR=$target
 # One optimized build for the servers and the benchmarks (the bench profile otherwise
 # adds debug info, which profiling wants and a timing run does not).
 export CARGO_PROFILE_BENCH_DEBUG=false
-results=$root/benches/results
+if [ "$steps" = "$all_steps" ]; then
+    results=$root/benches/results
+else
+    results=$target/bench-results
+fi
 gen=$target/bench-gen
 bin=$target/release
 calls=${CALLS:-10000}
@@ -72,7 +81,7 @@ if ! command -v hyperfine >/dev/null; then
 fi
 
 mkdir -p "$results"
-rm -f "$results"/*.json "$results"/instructions.txt "$results"/RESULTS.md "$results"/perf.svg
+rm -f "$results"/*.json "$results"/*.txt "$results"/RESULTS.md "$results"/perf.svg
 {
     echo "cpu: $(lscpu | sed -n 's/^Model name: *//p' | head -n 1)"
     echo "cores: $(nproc)"
@@ -223,13 +232,16 @@ if doing builds; then (
 fi
 
 step "writing the report"
-"$bin/report" --criterion "$target/criterion" --results "$results" \
-    --markdown "$results/RESULTS.md" --svg "$results/perf.svg" \
-    --wall-seconds $(($(date +%s) - began)) --wall-note "$start_note"
+{
+    echo "wall seconds: $(($(date +%s) - began))"
+    echo "wall note: $start_note"
+} >>"$results/machine.txt"
 if [ "$steps" = "$all_steps" ]; then
-    cp "$results/RESULTS.md" "$root/benches/RESULTS.md"
-    cp "$results/perf.svg" "$root/benches/perf.svg"
-    step "done: benches/RESULTS.md and benches/perf.svg"
+    "$bin/report" --criterion "$target/criterion" --results "$results" \
+        --markdown "$root/benches/RESULTS.md" --svg "$root/benches/perf.svg" --readme "$root/README.md"
+    step "done: benches/results/, benches/RESULTS.md, benches/perf.svg and the README's table"
 else
-    step "done, with STEPS=\"$steps\" only: benches/results/RESULTS.md and benches/results/perf.svg"
+    "$bin/report" --criterion "$target/criterion" --results "$results" \
+        --markdown "$results/RESULTS.md" --svg "$results/perf.svg"
+    step "done, with STEPS=\"$steps\" only: $results/RESULTS.md and $results/perf.svg"
 fi

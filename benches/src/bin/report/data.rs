@@ -1,18 +1,54 @@
 //! Reading what `compare.sh` measured: criterion's estimates, hyperfine's JSON exports,
-//! callgrind's totals and the machine description.
+//! callgrind's totals and the machine description, each figure with its spread.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use anyhow::Context;
 use serde_json::Value;
+
+/// A figure of the run: its median, and the spread the run itself saw around it (the
+/// bounds of criterion's 95 % confidence interval of the median; the fastest and slowest
+/// of hyperfine's runs and of `http-load`'s rounds; none for callgrind's counts, which
+/// are exact).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct Measure {
+    pub(crate) median: f64,
+    pub(crate) low: f64,
+    pub(crate) high: f64,
+}
+
+impl Measure {
+    fn exact(value: f64) -> Self {
+        Measure {
+            median: value,
+            low: value,
+            high: value,
+        }
+    }
+
+    /// `self / other`, its spread running from the least to the most the two spreads allow.
+    pub(crate) fn ratio(self, other: Measure) -> Measure {
+        Measure {
+            median: self.median / other.median,
+            low: self.low / other.high,
+            high: self.high / other.low,
+        }
+    }
+}
+
+/// The file under the results in which criterion's figures are kept, so that the report
+/// can be written again from committed results alone.
+pub(crate) const CRITERION_SUMMARY: &str = "criterion.json";
 
 /// Medians in seconds, by criterion's full id (`group/function[/value]`) or by
 /// `file.json/command-name` for hyperfine's exports; instruction counts by
 /// `instructions/tool/style`; `http-load`'s figures by `http/mode/clients/name/figure`.
 #[derive(Default)]
 pub(crate) struct Medians {
-    values: HashMap<String, f64>,
+    values: HashMap<String, Measure>,
+    /// criterion's figures, as read from its directory or from the summary.
+    criterion: BTreeMap<String, Measure>,
     /// The `(tool, style)` pairs of `instructions.txt`, in the order they first appear.
     pub(crate) counted: Vec<(String, String)>,
     /// The `(mode, clients)` that `http-load` measured: stateful first, then by clients.
@@ -23,7 +59,29 @@ pub(crate) struct Medians {
 const HTTP_FIGURES: [&str; 3] = ["calls_per_second", "p50", "p99"];
 
 impl Medians {
-    pub(crate) fn read_criterion(&mut self, dir: &Path) -> anyhow::Result<()> {
+    /// criterion's own directory (`target/criterion`), whose figures are then written to
+    /// `results/criterion.json`.
+    pub(crate) fn read_criterion(&mut self, dir: &Path, results: &Path) -> anyhow::Result<()> {
+        self.walk_criterion(dir)?;
+        let summary = serde_json::to_string_pretty(&self.criterion)? + "\n";
+        std::fs::write(results.join(CRITERION_SUMMARY), summary)?;
+        Ok(())
+    }
+
+    /// criterion's figures as an earlier `read_criterion` kept them, if it did.
+    pub(crate) fn read_criterion_summary(&mut self, results: &Path) -> anyhow::Result<()> {
+        let path = results.join(CRITERION_SUMMARY);
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            return Ok(());
+        };
+        self.criterion =
+            serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))?;
+        let figures = self.criterion.iter().map(|(id, m)| (id.clone(), *m));
+        self.values.extend(figures);
+        Ok(())
+    }
+
+    fn walk_criterion(&mut self, dir: &Path) -> anyhow::Result<()> {
         if !dir.exists() {
             return Ok(());
         }
@@ -33,7 +91,7 @@ impl Medians {
                 if path.file_name().is_some_and(|n| n == "new") {
                     self.read_estimate(&path)?;
                 } else {
-                    self.read_criterion(&path)?;
+                    self.walk_criterion(&path)?;
                 }
             }
         }
@@ -50,10 +108,15 @@ impl Medians {
         let benchmark: Value = serde_json::from_str(&benchmark)?;
         let estimates: Value = serde_json::from_str(&estimates)?;
         let id = benchmark["full_id"].as_str().context("full_id")?;
-        let median = estimates["median"]["point_estimate"]
-            .as_f64()
-            .context("median")?;
-        self.values.insert(id.to_owned(), median * 1e-9);
+        let median = &estimates["median"];
+        let nanoseconds = |value: &Value| value.as_f64().map(|n| n * 1e-9).context("median");
+        let measure = Measure {
+            median: nanoseconds(&median["point_estimate"])?,
+            low: nanoseconds(&median["confidence_interval"]["lower_bound"])?,
+            high: nanoseconds(&median["confidence_interval"]["upper_bound"])?,
+        };
+        self.criterion.insert(id.to_owned(), measure);
+        self.values.insert(id.to_owned(), measure);
         Ok(())
     }
 
@@ -77,8 +140,9 @@ impl Medians {
             }
         }
         for (command, mut runs) in times {
-            if let Some(median) = median(&mut runs) {
-                self.values.insert(format!("{name}.json/{command}"), median);
+            if let Some(measure) = spread(&mut runs) {
+                self.values
+                    .insert(format!("{name}.json/{command}"), measure);
             }
         }
         Ok(())
@@ -113,8 +177,10 @@ impl Medians {
                 .and_then(|p| per_call(p))
                 .unwrap_or(0.0);
             if let Some(count) = per_call(points) {
-                self.values
-                    .insert(format!("instructions/{tool}/{style}"), count - setup);
+                self.values.insert(
+                    format!("instructions/{tool}/{style}"),
+                    Measure::exact(count - setup),
+                );
             }
         }
         Ok(())
@@ -157,14 +223,14 @@ impl Medians {
         self.http
             .sort_by_key(|(mode, clients)| (mode != "stateful", *clients));
         for (id, mut rounds) in figures {
-            if let Some(median) = median(&mut rounds) {
-                self.values.insert(id, median);
+            if let Some(measure) = spread(&mut rounds) {
+                self.values.insert(id, measure);
             }
         }
         Ok(())
     }
 
-    pub(crate) fn get(&self, id: &str) -> Option<f64> {
+    pub(crate) fn get(&self, id: &str) -> Option<Measure> {
         self.values.get(id).copied()
     }
 }
@@ -185,18 +251,18 @@ fn is_export(path: &Path, name: &str) -> bool {
     rest == ".json" || is_round
 }
 
-/// The median of `runs` (sorted in place); `None` if there are none.
-fn median(runs: &mut [f64]) -> Option<f64> {
-    if runs.is_empty() {
-        return None;
-    }
+/// The median of `runs` (sorted in place) between the least and the most of them; `None`
+/// if there are none.
+fn spread(runs: &mut [f64]) -> Option<Measure> {
     runs.sort_by(f64::total_cmp);
+    let (&low, &high) = (runs.first()?, runs.last()?);
     let mid = runs.len() / 2;
-    Some(if runs.len() % 2 == 1 {
+    let median = if runs.len() % 2 == 1 {
         runs[mid]
     } else {
         (runs[mid - 1] + runs[mid]) / 2.0
-    })
+    };
+    Some(Measure { median, low, high })
 }
 
 /// `machine.txt`: `key: value` lines, in order.

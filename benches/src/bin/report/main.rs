@@ -1,11 +1,15 @@
 //! Reads what `compare.sh` measured (criterion's estimates, hyperfine's JSON exports,
-//! callgrind's counts, `http-load`'s summaries and the machine description) and writes
-//! the markdown table and the SVG chart.
+//! callgrind's counts, `http-load`'s summaries and the machine description, all kept in
+//! `benches/results/`) and writes the markdown table, the SVG chart and the README's copy
+//! of the table; or, with `--check`, says whether those files are what the results give.
 //!
 //! ```text
-//! report --criterion DIR --results DIR --markdown FILE --svg FILE
-//!        [--wall-seconds S] [--wall-note TEXT]
+//! report --results DIR [--criterion DIR] --markdown FILE --svg FILE [--readme FILE] [--check]
 //! ```
+//!
+//! With `--criterion` (criterion's own directory, after a run) its figures are read there
+//! and kept in `DIR/criterion.json`; without, they are read from that file, so that the
+//! report can be written again, and checked, from committed results alone.
 
 mod data;
 mod markdown;
@@ -14,7 +18,7 @@ mod svg;
 mod table;
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 
@@ -25,19 +29,30 @@ use svg::svg;
 use table::rows;
 
 struct Options {
-    criterion: PathBuf,
+    criterion: Option<PathBuf>,
     results: PathBuf,
     markdown: PathBuf,
     svg: PathBuf,
-    wall_seconds: Option<f64>,
-    /// How the run started, said after its wall time ("from an empty target directory").
-    wall_note: Option<String>,
+    /// The README, whose copy of the table lies between [`README_BEGIN`] and [`README_END`].
+    readme: Option<PathBuf>,
+    /// Compare instead of writing.
+    check: bool,
 }
+
+/// The lines around the README's copy of the report.
+const README_BEGIN: &str =
+    "<!-- benchmark report: written by benches/compare.sh from benches/results/ -->\n";
+const README_END: &str = "<!-- end of benchmark report -->\n";
 
 fn options() -> anyhow::Result<Options> {
     let mut map = HashMap::new();
     let mut args = std::env::args().skip(1);
+    let mut check = false;
     while let Some(key) = args.next() {
+        if key == "--check" {
+            check = true;
+            continue;
+        }
         let value = args
             .next()
             .with_context(|| format!("{key} needs a value"))?;
@@ -48,22 +63,66 @@ fn options() -> anyhow::Result<Options> {
             .map(PathBuf::from)
             .with_context(|| format!("missing {key}"))
     };
-    Ok(Options {
-        criterion: path("--criterion")?,
+    let options = Options {
         results: path("--results")?,
         markdown: path("--markdown")?,
         svg: path("--svg")?,
-        wall_seconds: map
-            .remove("--wall-seconds")
-            .map(|s| s.parse())
-            .transpose()?,
-        wall_note: map.remove("--wall-note"),
-    })
+        criterion: map.remove("--criterion").map(PathBuf::from),
+        readme: map.remove("--readme").map(PathBuf::from),
+        check,
+    };
+    if let Some(unknown) = map.keys().next() {
+        bail!("unknown option {unknown}");
+    }
+    Ok(options)
+}
+
+/// `readme` with its copy of the report replaced by `report`.
+fn with_report(readme: &str, report: &str) -> anyhow::Result<String> {
+    let begin = readme
+        .find(README_BEGIN)
+        .with_context(|| format!("no line {README_BEGIN:?}"))?
+        + README_BEGIN.len();
+    let end = readme[begin..]
+        .find(README_END)
+        .with_context(|| format!("no line {README_END:?} after {README_BEGIN:?}"))?
+        + begin;
+    Ok(format!("{}{report}{}", &readme[..begin], &readme[end..]))
+}
+
+/// Writes `text` to `path`, or with `check` fails unless `path` holds it already.
+fn put(path: &Path, text: &str, check: bool) -> anyhow::Result<()> {
+    if !check {
+        return Ok(std::fs::write(path, text)?);
+    }
+    let found =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    if found == text {
+        return Ok(());
+    }
+    let line = found
+        .lines()
+        .zip(text.lines())
+        .position(|(a, b)| a != b)
+        .unwrap_or_else(|| found.lines().count().min(text.lines().count()));
+    bail!(
+        "{} is not what the results give, from line {}: it has\n  {}\nwhere the results give\n  {}\n\
+         (benches/compare.sh writes it; a change to the report's code needs the report written \
+         again from benches/results/: cargo run -p mcp-tool-benches --bin report -- --results \
+         benches/results --markdown benches/RESULTS.md --svg benches/perf.svg --readme README.md)",
+        path.display(),
+        line + 1,
+        found.lines().nth(line).unwrap_or("(the end of the file)"),
+        text.lines().nth(line).unwrap_or("(the end of the file)"),
+    )
 }
 
 fn run(options: &Options) -> anyhow::Result<()> {
     let mut medians = Medians::default();
-    medians.read_criterion(&options.criterion)?;
+    match &options.criterion {
+        Some(dir) if !options.check => medians.read_criterion(dir, &options.results)?,
+        _ => medians.read_criterion_summary(&options.results)?,
+    }
     for name in [
         "stdio-add",
         "stdio-summarize",
@@ -81,22 +140,19 @@ fn run(options: &Options) -> anyhow::Result<()> {
         .context("stdio calls in machine.txt")?;
     let rows = rows(&medians, stdio_calls);
     if rows.is_empty() {
-        bail!(
-            "no results under {} or {}",
-            options.criterion.display(),
-            options.results.display()
-        );
+        bail!("no results under {}", options.results.display());
     }
-    let text = markdown(
-        &rows,
-        &runtime_rows(&medians),
-        &machine,
-        options.wall_seconds,
-        options.wall_note.as_deref(),
-    );
-    std::fs::write(&options.markdown, &text)?;
-    std::fs::write(&options.svg, svg(&rows))?;
-    print!("{text}");
+    let text = markdown(&rows, &runtime_rows(&medians), &machine);
+    put(&options.markdown, &text, options.check)?;
+    put(&options.svg, &svg(&rows), options.check)?;
+    if let Some(path) = &options.readme {
+        let readme =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        put(path, &with_report(&readme, &text)?, options.check)?;
+    }
+    if !options.check {
+        print!("{text}");
+    }
     Ok(())
 }
 

@@ -7,13 +7,20 @@ use crate::runtime::{RuntimeRow, runtime_markdown};
 use crate::table::{Row, Unit, Versus, cell, ratio};
 
 /// The paragraph above the table: the machine, the commit, the run, the columns.
-fn intro(out: &mut String, machine: &[(String, String)], wall: Option<f64>, note: Option<&str>) {
+fn intro(out: &mut String, machine: &[(String, String)]) {
     let get = |key: &str| lookup(machine, key).unwrap_or("unknown");
+    let wall = lookup(machine, "wall seconds").and_then(|w| w.parse::<f64>().ok());
+    let note = lookup(machine, "wall note");
     let _ = writeln!(
         out,
-        "Measured by `benches/compare.sh` on {} ({} cores), {}, {}, commit {}{}. \
+        "Measured by `benches/compare.sh` on {} ({} cores), {}, {}, at commit {}, on {}{}. \
+         The run's raw results are committed in `benches/results/` and this table is written \
+         from them alone (a test checks that it still is). \
          Medians; a ratio below 1 means ours takes less time (in calls/s, a ratio above 1 \
-         means ours serves more). \
+         means ours serves more). A target is met or missed only when the run's whole spread \
+         is on one side of its bound (criterion's 95 % confidence interval of the median, or \
+         the fastest and slowest of the rounds, on both sides of the ratio; callgrind's counts \
+         are exact); otherwise it is \"within noise\", with the ratio's spread. \
          \"rmcp macros (default)\" is `#[tool_router]` with the default `#[tool_handler]`, which \
          rebuilds the router on every request; \"rmcp (router kept)\" is the same tools with \
          `#[tool_handler(router = self.tool_router)]`; \"hand-written\" is a `ServerHandler` \
@@ -29,6 +36,7 @@ fn intro(out: &mut String, machine: &[(String, String)], wall: Option<f64>, note
         get("os"),
         get("rustc"),
         get("commit"),
+        get("date"),
         wall.map(|w| format!(
             "; the whole run took {:.1} min{}",
             w / 60.0,
@@ -134,11 +142,9 @@ pub(crate) fn markdown(
     rows: &[Row],
     runtime_rows: &[RuntimeRow],
     machine: &[(String, String)],
-    wall: Option<f64>,
-    wall_note: Option<&str>,
 ) -> String {
     let mut out = String::new();
-    intro(&mut out, machine, wall, wall_note);
+    intro(&mut out, machine);
     table(&mut out, rows);
     let http = rows.iter().any(|r| r.unit == Unit::CallsPerSecond);
     notes(&mut out, machine, http);

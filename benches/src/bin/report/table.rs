@@ -1,7 +1,7 @@
 //! The rows of the table: what each measures, ours against the three baselines, and the
 //! target each is judged by.
 
-use crate::data::Medians;
+use crate::data::{Measure, Medians};
 
 /// What a ratio divides ours by: one of the three ratio columns.
 #[derive(Clone, Copy, PartialEq)]
@@ -55,25 +55,32 @@ pub(crate) enum Unit {
 pub(crate) struct Row {
     pub(crate) label: String,
     pub(crate) unit: Unit,
-    pub(crate) ours: Option<f64>,
-    pub(crate) rmcp_default: Option<f64>,
-    pub(crate) rmcp_kept: Option<f64>,
-    pub(crate) hand: Option<f64>,
+    pub(crate) ours: Option<Measure>,
+    pub(crate) rmcp_default: Option<Measure>,
+    pub(crate) rmcp_kept: Option<Measure>,
+    pub(crate) hand: Option<Measure>,
     target: Target,
 }
 
 impl Row {
-    pub(crate) fn ratio(&self, versus: Versus) -> Option<f64> {
+    /// Ours against one baseline, with the spread of both.
+    pub(crate) fn ratio_spread(&self, versus: Versus) -> Option<Measure> {
         let other = match versus {
             Versus::RmcpDefault => self.rmcp_default,
             Versus::RmcpKept => self.rmcp_kept,
             Versus::Hand => self.hand,
         }?;
-        Some(self.ours? / other)
+        Some(self.ours?.ratio(other))
+    }
+
+    /// Ours against one baseline, median to median.
+    pub(crate) fn ratio(&self, versus: Versus) -> Option<f64> {
+        self.ratio_spread(versus).map(|r| r.median)
     }
 
     /// The target cell: which ratios it judges, with their bounds, and whether today's
-    /// figures meet each.
+    /// figures meet each: met or missed only when the whole spread of the run is on one
+    /// side of the bound, and otherwise within noise, with the spread.
     pub(crate) fn verdict(&self) -> String {
         match self.target {
             Target::AtMost(bounds) => self.verdict_bounds(bounds, false),
@@ -81,8 +88,13 @@ impl Row {
             Target::Under(seconds) => {
                 let words = format!("ours < {}", duration(seconds));
                 match self.ours {
-                    Some(ours) if ours < seconds => format!("met: {words}"),
-                    Some(_) => format!("**missed**: {words}"),
+                    Some(ours) if ours.high < seconds => format!("met: {words}"),
+                    Some(ours) if ours.low >= seconds => format!("**missed**: {words}"),
+                    Some(ours) => format!(
+                        "within noise: {words} ({}–{})",
+                        duration(ours.low),
+                        duration(ours.high)
+                    ),
                     None => format!("not measured: {words}"),
                 }
             }
@@ -91,24 +103,31 @@ impl Row {
     }
 
     /// The verdict on ratio bounds, upper or (`at_least`) lower: the missed ones first,
-    /// then the unmeasured, then the met.
+    /// then those within noise, the unmeasured, then the met.
     fn verdict_bounds(&self, bounds: &[(Versus, f64)], at_least: bool) -> String {
-        let (mut met, mut missed, mut unmeasured) = (vec![], vec![], vec![]);
+        let (mut met, mut missed, mut noise, mut unmeasured) = (vec![], vec![], vec![], vec![]);
         for &(versus, bound) in bounds {
-            let (sign, holds) = if at_least {
-                ("≥", f64::ge as fn(&f64, &f64) -> bool)
-            } else {
-                ("≤", f64::le as fn(&f64, &f64) -> bool)
-            };
+            let sign = if at_least { "≥" } else { "≤" };
             let words = format!("{} {sign} {bound:.2}", versus.name());
-            match self.ratio(versus) {
-                Some(ratio) if holds(&ratio, &bound) => met.push(words),
-                Some(_) => missed.push(words),
-                None => unmeasured.push(words),
+            let Some(ratio) = self.ratio_spread(versus) else {
+                unmeasured.push(words);
+                continue;
+            };
+            // The side of the bound that meets the target, and the side that misses it.
+            let (good, bad) = if at_least {
+                (ratio.low >= bound, ratio.high < bound)
+            } else {
+                (ratio.high <= bound, ratio.low > bound)
+            };
+            match (good, bad) {
+                (true, _) => met.push(words),
+                (_, true) => missed.push(words),
+                _ => noise.push(format!("{words} ({:.2}–{:.2})", ratio.low, ratio.high)),
             }
         }
         [
             ("**missed**", missed),
+            ("within noise", noise),
             ("not measured", unmeasured),
             ("met", met),
         ]
@@ -121,8 +140,8 @@ impl Row {
 }
 
 /// A measurement as a table cell, in its unit; `—` when there is none.
-pub(crate) fn cell(value: Option<f64>, unit: Unit) -> String {
-    match (value, unit) {
+pub(crate) fn cell(value: Option<Measure>, unit: Unit) -> String {
+    match (value.map(|m| m.median), unit) {
         (None, _) => "—".into(),
         (Some(seconds), Unit::Seconds) => duration(seconds),
         (Some(count), Unit::Instructions) => format!("{count:.0} instr."),
