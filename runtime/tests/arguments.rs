@@ -41,9 +41,10 @@ fn paint(
     /// A ratio.
     #[arg(range(min = 0.0, max = 1.0), default = 0.5)]
     ratio: f64,
-) -> Result<u32, ToolError> {
-    let _ = (path, color, filter, label, ratio);
-    Ok(limit.unwrap_or(1))
+) -> Result<String, ToolError> {
+    Ok(format!(
+        "{path} {color:?} {limit:?} {filter:?} {label:?} {ratio}"
+    ))
 }
 
 async fn fail(args: Value) -> String {
@@ -59,29 +60,37 @@ const PREFIX: &str = "invalid arguments for tool `paint`: ";
 #[tokio::test]
 async fn valid_arguments_reach_the_function() {
     let client = TestClient::from_registry().await.unwrap();
-    let painted: u32 = client
-        .call_as(
+    let painted = client
+        .call(
             "paint",
             json!({ "path": "src", "color": "red", "limit": 7, "label": "abc",
-                    "filter": { "min_size": 1, "tags": [] } }),
+                    "filter": { "min_size": 1, "tags": ["x"] }, "ratio": 0.25 }),
         )
         .await
         .unwrap();
-    assert_eq!(painted, 7);
+    assert!(!painted.is_error, "{}", painted.text());
+    assert_eq!(
+        painted.text(),
+        r#"src Red Some(7) Some(Filter { min_size: 1, tags: ["x"] }) Some("abc") 0.25"#
+    );
 }
 
 #[tokio::test]
 async fn an_integral_float_is_an_integer_as_json_schema_says() {
     let client = TestClient::from_registry().await.unwrap();
-    let painted: u32 = client
-        .call_as(
+    let painted = client
+        .call(
             "paint",
             json!({ "path": "src", "color": "red", "limit": 7.0,
                     "filter": { "min_size": 1e3, "tags": [] } }),
         )
         .await
         .unwrap();
-    assert_eq!(painted, 7);
+    assert!(!painted.is_error, "{}", painted.text());
+    assert_eq!(
+        painted.text(),
+        "src Red Some(7) Some(Filter { min_size: 1000, tags: [] }) None 0.5"
+    );
     assert_eq!(
         fail(json!({ "path": "a", "color": "red", "limit": 7.5 })).await,
         format!("{PREFIX}`limit`: expected an integer from 1 to 100")
@@ -203,18 +212,38 @@ async fn every_fault_is_listed_at_once_in_parameter_order() {
 async fn the_value_sent_is_never_echoed() {
     let secret = "hunter2-Sup3rS3cret";
     let replies = [
-        fail(json!({ "path": ["x", secret], "color": "red" })).await,
-        fail(json!({ "path": "a", "color": secret })).await,
-        fail(json!({ "path": "a", "color": "red", "limit": secret })).await,
-        fail(json!({ "path": "a", "color": "red", "label": secret })).await,
-        fail(json!({ "path": "a", "color": "red", "filter": { "min_size": secret, "tags": [] } }))
-            .await,
-        fail(json!({ "path": "a", "color": "red", "filter": { "min_size": 1, "tags": [{ "k": secret }] } }))
-            .await,
+        (
+            fail(json!({ "path": ["x", secret], "color": "red" })).await,
+            "`path`: expected a string",
+        ),
+        (
+            fail(json!({ "path": "a", "color": secret })).await,
+            "`color`: expected one of `red`, `green`",
+        ),
+        (
+            fail(json!({ "path": "a", "color": "red", "limit": secret })).await,
+            "`limit`: expected an integer from 1 to 100",
+        ),
+        (
+            // Breaks the length alone: one constraint, one fault.
+            fail(json!({ "path": "a", "color": "red", "label": "hunterzsupersecret" })).await,
+            "`label`: expected a string of 2 to 5 characters matching `^[a-z]+$`",
+        ),
+        (
+            fail(json!({ "path": "a", "color": "red", "filter": { "min_size": secret, "tags": [] } }))
+                .await,
+            "`filter.min_size`: expected an integer from 0 to 4294967295",
+        ),
+        (
+            fail(json!({ "path": "a", "color": "red", "filter": { "min_size": 1, "tags": [{ "k": secret }] } }))
+                .await,
+            "`filter.tags[0]`: expected a string",
+        ),
     ];
-    for reply in replies {
-        assert!(reply.starts_with(PREFIX), "{reply}");
-        assert!(!reply.contains("hunter2"), "the value leaked: {reply}");
+    for (reply, fault) in replies {
+        assert_eq!(reply, format!("{PREFIX}{fault}"));
+        assert!(!reply.contains("Sup3r"), "the value leaked: {reply}");
+        assert!(!reply.contains("supersecret"), "the value leaked: {reply}");
     }
 }
 
@@ -223,9 +252,15 @@ async fn the_session_goes_on_after_an_argument_error() {
     let client = TestClient::from_registry().await.unwrap();
     let bad = client.call("paint", json!({})).await.unwrap();
     assert!(bad.is_error);
-    let good: u32 = client
-        .call_as("paint", json!({ "path": "a", "color": "green" }))
+    assert_eq!(
+        bad.text(),
+        format!("{PREFIX}missing argument `path`; missing argument `color`")
+    );
+    let good = client
+        .call("paint", json!({ "path": "a", "color": "green" }))
         .await
         .unwrap();
-    assert_eq!(good, 1);
+    assert!(!good.is_error, "{}", good.text());
+    // `ratio` was not sent: the function gets its default.
+    assert_eq!(good.text(), "a Green None None None 0.5");
 }

@@ -5,7 +5,9 @@
 
 use std::sync::{Arc, Mutex};
 
-use mcp_tool::model::{Content, Elicitation, ElicitationRequest, SamplingResponse};
+use mcp_tool::model::{
+    Content, Elicitation, ElicitationRequest, SamplingRequest, SamplingResponse,
+};
 use mcp_tool::testing::TestClient;
 use mcp_tool::{Context, ToolError, mcp_tool};
 use schemars::JsonSchema;
@@ -159,28 +161,45 @@ async fn test_elicitation_sep1330_enums(ctx: Context) -> Result<String, ToolErro
 
 // --- The suite's side ----------------------------------------------------------------
 
-/// A client that answers as the suite does, recording the forms it receives.
-async fn suite_client(answer: Value) -> (TestClient, Arc<Mutex<Vec<ElicitationRequest>>>) {
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    let record = Arc::clone(&seen);
+/// What a suite client received: every sampling request and every form.
+#[derive(Default)]
+struct Received {
+    samplings: Mutex<Vec<SamplingRequest>>,
+    forms: Mutex<Vec<ElicitationRequest>>,
+}
+
+impl Received {
+    /// The one form received.
+    fn form(&self) -> ElicitationRequest {
+        let mut forms = self.forms.lock().unwrap();
+        assert_eq!(forms.len(), 1, "one form: {forms:?}");
+        forms.pop().unwrap()
+    }
+}
+
+/// A client that answers as the suite does, recording what it receives.
+async fn suite_client(answer: Value) -> (TestClient, Arc<Received>) {
+    let received = Arc::new(Received::default());
+    let (sampled, asked) = (Arc::clone(&received), Arc::clone(&received));
     let client = TestClient::builder()
-        .on_sampling(|_| {
+        .on_sampling(move |request| {
+            sampled.samplings.lock().unwrap().push(request);
             let text = Content::text("This is a test response from the client");
             Ok(SamplingResponse::new("test-model", text).with_stop_reason("endTurn"))
         })
         .on_elicitation(move |form| {
-            record.lock().unwrap().push(form);
+            asked.forms.lock().unwrap().push(form);
             Ok(Elicitation::Accepted(answer.clone()))
         })
         .from_registry()
         .await
         .unwrap();
-    (client, seen)
+    (client, received)
 }
 
 #[tokio::test]
 async fn test_sampling_returns_the_models_text() {
-    let (client, _) = suite_client(json!({})).await;
+    let (client, received) = suite_client(json!({})).await;
     let args = json!({ "prompt": "Test prompt for sampling" });
     let result = client.call("test_sampling", args).await.unwrap();
     assert!(!result.is_error, "{}", result.text());
@@ -188,19 +207,24 @@ async fn test_sampling_returns_the_models_text() {
         result.text(),
         "LLM response: This is a test response from the client"
     );
+    assert_eq!(
+        *received.samplings.lock().unwrap(),
+        [SamplingRequest::new("Test prompt for sampling").with_max_tokens(100)]
+    );
 }
 
 #[tokio::test]
 async fn test_elicitation_asks_with_the_documented_schema() {
     let answer = json!({ "username": "testuser", "email": "test@example.com" });
-    let (client, seen) = suite_client(answer).await;
+    let (client, received) = suite_client(answer).await;
     let args = json!({ "message": "Please provide your information" });
     let result = client.call("test_elicitation", args).await.unwrap();
+    assert!(!result.is_error, "{}", result.text());
     assert_eq!(
         result.text(),
         r#"User response: action=accept, content={"username":"testuser","email":"test@example.com"}"#
     );
-    let form = seen.lock().unwrap().pop().unwrap();
+    let form = received.form();
     assert_eq!(form.message, "Please provide your information");
     assert_eq!(
         Value::Object(form.requested_schema),
@@ -218,14 +242,26 @@ async fn test_elicitation_asks_with_the_documented_schema() {
 #[tokio::test]
 async fn test_elicitation_sep1034_defaults_sends_every_default() {
     let answer = json!({ "name": "Jane Smith", "age": 25, "score": 88, "status": "inactive", "verified": false });
-    let (client, seen) = suite_client(answer).await;
+    let (client, received) = suite_client(answer).await;
     let result = client
         .call("test_elicitation_sep1034_defaults", json!({}))
         .await
         .unwrap();
     assert!(!result.is_error, "{}", result.text());
-    let properties =
-        &Value::Object(seen.lock().unwrap().pop().unwrap().requested_schema)["properties"];
+    assert_eq!(
+        result.text(),
+        r#"Elicitation completed: action=accept, content={"name":"Jane Smith","age":25,"score":88.0,"status":"inactive","verified":false}"#
+    );
+    let form = received.form();
+    assert_eq!(form.message, "Please review your profile");
+    let schema = Value::Object(form.requested_schema);
+    assert_eq!(
+        schema.as_object().unwrap().keys().collect::<Vec<_>>(),
+        ["type", "properties"],
+        "{schema}"
+    );
+    let properties = &schema["properties"];
+    assert_eq!(properties.as_object().unwrap().len(), 5, "{properties}");
     assert_eq!(
         properties["name"],
         json!({ "type": "string", "default": "John Doe" })
@@ -257,14 +293,26 @@ async fn test_elicitation_sep1330_enums_sends_every_kind_of_choice() {
         "untitledMulti": ["option1", "option2"],
         "titledMulti": ["value1", "value2"]
     });
-    let (client, seen) = suite_client(answer).await;
+    let (client, received) = suite_client(answer).await;
     let result = client
         .call("test_elicitation_sep1330_enums", json!({}))
         .await
         .unwrap();
     assert!(!result.is_error, "{}", result.text());
-    let schema = Value::Object(seen.lock().unwrap().pop().unwrap().requested_schema);
+    assert_eq!(
+        result.text(),
+        r#"Elicitation completed: action=accept, content={"untitledSingle":"option1","titledSingle":"value1","legacyEnum":"opt1","untitledMulti":["option1","option2"],"titledMulti":["value1","value2"]}"#
+    );
+    let form = received.form();
+    assert_eq!(form.message, "Please choose your options");
+    let schema = Value::Object(form.requested_schema);
+    assert_eq!(
+        schema.as_object().unwrap().keys().collect::<Vec<_>>(),
+        ["type", "properties", "required"],
+        "{schema}"
+    );
     let properties = &schema["properties"];
+    assert_eq!(properties.as_object().unwrap().len(), 5, "{properties}");
     let options = json!(["option1", "option2", "option3"]);
     assert_eq!(
         properties["untitledSingle"],

@@ -108,7 +108,10 @@ async fn media_keep_their_bytes_and_mime_type() {
 #[tokio::test]
 async fn a_single_block_is_a_result_of_one_block() {
     let result = client().await.call("one_image", json!({})).await.unwrap();
-    assert_eq!(result.content, [Content::image(PNG, "image/png")]);
+    assert_eq!(
+        result,
+        ToolResult::new(vec![Content::image(PNG, "image/png")])
+    );
 }
 
 #[tokio::test]
@@ -135,7 +138,10 @@ async fn a_result_of_content_is_content_or_a_tool_error() {
         .call("maybe_image", json!({ "fail": false }))
         .await
         .unwrap();
-    assert_eq!(image.content, [Content::image(PNG, "image/png")]);
+    assert_eq!(
+        image,
+        ToolResult::new(vec![Content::image(PNG, "image/png")])
+    );
     let failed = client
         .call("maybe_image", json!({ "fail": true }))
         .await

@@ -264,13 +264,26 @@ async fn a_session_is_kept_between_requests() {
     assert_eq!(reply.status, 202, "{}", reply.body);
     let list = json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/list" });
     let reply = post_with(&server.url(), list.to_string(), &with_session).await;
-    let names: Vec<String> = (reply.message()["result"]["tools"]
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let mut names: Vec<String> = (reply.message()["result"]["tools"]
         .as_array()
         .unwrap()
         .iter())
     .map(|tool| tool["name"].as_str().unwrap().to_owned())
     .collect();
-    assert_eq!(names.len(), 7, "{names:?}");
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "add",
+            "ask",
+            "explode",
+            "leak",
+            "nap",
+            "wait_to_be_abandoned",
+            "wait_to_be_cancelled"
+        ]
+    );
     // Without the session's id, a request is refused, in JSON-RPC.
     request = http::Request::post(server.url())
         .header(JSON.0, JSON.1)
@@ -281,6 +294,13 @@ async fn a_session_is_kept_between_requests() {
         .unwrap();
     let response = client().request(request).await.unwrap();
     assert_eq!(response.status(), 404);
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    let refusal: Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(refusal["jsonrpc"], "2.0", "{refusal}");
+    assert_eq!(
+        refusal["error"],
+        json!({ "code": -32600, "message": "Invalid request: Not Found: Session not found" })
+    );
     server.stop().await;
 }
 
@@ -352,30 +372,37 @@ async fn refusals_are_json_rpc_errors_with_their_status() {
     assert_eq!(reply.status, 413, "{}", reply.body);
     let message = reply.json();
     assert_eq!(message["error"]["code"], -32600);
-    assert!(
-        message["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("1024 bytes"),
-        "{message}"
+    assert_eq!(
+        message["error"]["message"],
+        "Invalid request: the message is longer than 1024 bytes"
     );
 
     let reply = post_with(&url, ping, &[("content-type", "text/plain"), ACCEPT]).await;
     assert_eq!(reply.status, 415, "{}", reply.body);
-    assert_eq!(reply.json()["error"]["code"], -32600);
+    assert_eq!(
+        reply.json()["error"],
+        json!({
+            "code": -32600,
+            "message": "Invalid request: Unsupported Media Type: Content-Type must be application/json"
+        })
+    );
 
     let reply = post_with(&url, ping, &[JSON, ("accept", "text/html")]).await;
     assert_eq!(reply.status, 406, "{}", reply.body);
-    assert_eq!(reply.json()["error"]["code"], -32600);
+    assert_eq!(
+        reply.json()["error"],
+        json!({
+            "code": -32600,
+            "message": "Invalid request: Not Acceptable: Client must accept both application/json and text/event-stream"
+        })
+    );
 
     // DNS rebinding: a page on another name that resolves to 127.0.0.1.
     let reply = post_with(&url, ping, &[JSON, ACCEPT, ("host", "attacker.example")]).await;
     assert_eq!(reply.status, 403, "{}", reply.body);
-    assert!(
-        reply.json()["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("Host")
+    assert_eq!(
+        reply.json()["error"],
+        json!({ "code": -32600, "message": "Invalid request: Forbidden: Host header is not allowed" })
     );
     server.stop().await;
 }
@@ -449,6 +476,7 @@ async fn a_2026_call_that_needs_an_undeclared_capability_gets_400_and_missing_ca
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn allowed_hosts_can_be_named_or_lifted() {
     let ping = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+    let pong = json!({ "jsonrpc": "2.0", "id": 1, "result": {} });
     let server = start(stateless().allowed_hosts(["mcp.example.com"])).await;
     let reply = post_with(
         &server.url(),
@@ -457,6 +485,7 @@ async fn allowed_hosts_can_be_named_or_lifted() {
     )
     .await;
     assert_eq!(reply.status, 200, "{}", reply.body);
+    assert_eq!(reply.message(), pong);
     let reply = post_with(
         &server.url(),
         ping,
@@ -464,6 +493,7 @@ async fn allowed_hosts_can_be_named_or_lifted() {
     )
     .await;
     assert_eq!(reply.status, 403, "{}", reply.body);
+    assert_eq!(reply.json()["error"]["code"], -32600, "{}", reply.body);
     server.stop().await;
 
     let server = start(stateless().allow_any_host()).await;
@@ -474,6 +504,7 @@ async fn allowed_hosts_can_be_named_or_lifted() {
     )
     .await;
     assert_eq!(reply.status, 200, "{}", reply.body);
+    assert_eq!(reply.message(), pong);
     server.stop().await;
 }
 
@@ -481,18 +512,36 @@ async fn allowed_hosts_can_be_named_or_lifted() {
 async fn errors_are_masked_and_panics_are_tool_errors_over_http() {
     let server = start(stateless()).await;
     let url = server.url();
-    for (id, tool) in [(1, "leak"), (2, "explode")] {
-        let message = call(&url, id, tool, json!({})).await;
+    let failures = [
+        (
+            1,
+            "leak",
+            json!({}),
+            "tool `leak` failed: connect to postgres://***@db.internal/x failed; see .pgpass",
+        ),
+        (
+            2,
+            "explode",
+            json!({}),
+            "tool `explode` failed: it panicked: could not open id_rsa with password=***",
+        ),
+        (
+            3,
+            "add",
+            json!({ "a": "two", "b": 3, "c": 1 }),
+            "invalid arguments for tool `add`: `a`: expected an integer; unknown argument `c`",
+        ),
+    ];
+    for (id, tool, arguments, text) in failures {
+        let message = call(&url, id, tool, arguments).await;
         let result = &message["result"];
         assert_eq!(result["isError"], true, "{message}");
-        let text = result["content"][0]["text"].as_str().unwrap();
-        assert!(!text.contains("hunter2"), "{text}");
-        assert!(!text.contains("/home/alice"), "{text}");
+        assert_eq!(
+            result["content"],
+            json!([{ "type": "text", "text": text }]),
+            "{message}"
+        );
     }
-    let message = call(&url, 3, "add", json!({ "a": "two", "b": 3, "c": 1 })).await;
-    let text = message["result"]["content"][0]["text"].as_str().unwrap();
-    assert!(text.contains("`a`") && text.contains("`c`"), "{text}");
-    assert!(!text.contains("two"), "the value is never echoed: {text}");
 
     let reply = post(
         &url,
@@ -501,12 +550,14 @@ async fn errors_are_masked_and_panics_are_tool_errors_over_http() {
     )
     .await;
     let message = reply.message();
-    assert_eq!(message["error"]["code"], -32602, "{message}");
-    assert!(
-        message["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("did you mean `add`?")
+    assert_eq!(message["id"], 4, "{message}");
+    assert_eq!(
+        message["error"],
+        json!({
+            "code": -32602,
+            "message": "unknown tool `ad`; did you mean `add`?",
+            "data": { "suggestions": ["add"] }
+        })
     );
     server.stop().await;
 }
@@ -614,11 +665,12 @@ async fn a_cancelled_call_stops_its_tool_over_http() {
         .await
         .expect("the call's stream ends")
         .unwrap();
-    assert!(
-        !reply.body.contains("not cancelled"),
-        "a cancelled call gets no result: {}",
-        reply.body
-    );
+    // The stream ends without a message: neither a result nor an error.
+    let sent: Vec<&str> = (reply.body.lines())
+        .filter_map(|line| line.strip_prefix("data:"))
+        .filter(|data| !data.trim().is_empty())
+        .collect();
+    assert_eq!(sent, Vec::<&str>::new(), "{}", reply.body);
     server.stop().await;
 }
 

@@ -61,6 +61,7 @@ async fn a_shorter_tool_timeout_ends_the_call_before_the_servers() {
 async fn a_tool_timeout_applies_without_a_server_timeout() {
     let client = client(None).await;
     let result = client.call("hasty", json!({})).await.unwrap();
+    assert!(result.is_error, "{result:?}");
     assert_eq!(
         result.text(),
         "tool `hasty` failed: it did not finish within 100 ms"
@@ -76,6 +77,7 @@ async fn a_longer_tool_timeout_lets_the_call_outlast_the_servers() {
         assert_eq!(result.text(), "woke");
     }
     let result = client.call("plain", json!({})).await.unwrap();
+    assert!(result.is_error, "{result:?}");
     assert_eq!(
         result.text(),
         "tool `plain` failed: it did not finish within 100 ms"
@@ -89,6 +91,7 @@ async fn a_direct_call_keeps_the_tools_timeout() {
         .build()
         .unwrap();
     let result = server.call("hasty", Default::default()).await.unwrap();
+    assert!(result.is_error, "{result:?}");
     assert_eq!(
         result.text(),
         "tool `hasty` failed: it did not finish within 100 ms"
@@ -159,9 +162,12 @@ async fn a_tools_time_limit_still_applies_under_a_call_limit() {
         client.call("hasty", json!({})),
         client.call("patient", json!({}))
     );
+    let (hasty, patient) = (hasty.unwrap(), patient.unwrap());
+    assert!(hasty.is_error, "{hasty:?}");
     assert_eq!(
-        hasty.unwrap().text(),
+        hasty.text(),
         "tool `hasty` failed: it did not finish within 100 ms"
     );
-    assert_eq!(patient.unwrap().text(), "woke");
+    assert!(!patient.is_error, "{patient:?}");
+    assert_eq!(patient.text(), "woke");
 }
