@@ -137,6 +137,14 @@ impl<'a> ArgReader<'a> {
         }
     }
 
+    /// Whether the argument `index` has a fault already.
+    #[cold]
+    fn has_fault(&self, index: usize) -> bool {
+        self.trouble
+            .as_ref()
+            .is_some_and(|trouble| trouble.faults.iter().any(|(i, _)| *i == index))
+    }
+
     /// Ends reading: unknown arguments become faults; any fault fails the call.
     #[inline]
     pub fn finish(self) -> Result<(), Failure> {
@@ -230,6 +238,10 @@ impl<'a> ArgReader<'a> {
         index: usize,
         inner: Option<(&serde_path_to_error::Path, Option<String>)>,
     ) {
+        // A constraint's fault names all of the argument's constraints: one is enough.
+        if inner.is_none() && self.has_fault(index) {
+            return;
+        }
         let param = &self.params[index];
         let fault = invalid_fault(param.name, inner, |generator| {
             schema::param_schema(param, generator)

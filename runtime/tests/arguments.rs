@@ -159,6 +159,11 @@ async fn length_and_pattern_are_enforced() {
         fail(json!({ "path": "a", "color": "red", "label": "AB" })).await,
         format!("{PREFIX}`label`: expected a string of 2 to 5 characters matching `^[a-z]+$`")
     );
+    // Too long and not matching: one fault, which names both constraints.
+    assert_eq!(
+        fail(json!({ "path": "a", "color": "red", "label": "AB-CDEFG" })).await,
+        format!("{PREFIX}`label`: expected a string of 2 to 5 characters matching `^[a-z]+$`")
+    );
 }
 
 #[tokio::test]
