@@ -355,7 +355,11 @@ fn secret_value(text: &str, start: usize, key: &str, flag: bool) -> Option<(usiz
             .map_or(text.len(), |i| start + i);
         return non_empty(start, give_back_escape(text, start, end));
     }
-    let word_end = rest.find(|c: char| c.is_whitespace()).unwrap_or(rest.len());
+    // Only a scheme's letters, not the next blank: over `password=a;password=a;…` the search
+    // must stop within the value, or every key would scan the rest of the text.
+    let word_end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+        .unwrap_or(rest.len());
     let after_word = &rest[word_end..];
     let blanks = after_word.len() - after_word.trim_start_matches([' ', '\t']).len();
     let credential = start + word_end + blanks;
