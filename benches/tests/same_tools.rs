@@ -219,10 +219,13 @@ fn each_schema(schema: &mut Map<String, Value>, visit: &mut dyn FnMut(&mut Map<S
     }
 }
 
-/// Replaces a `$ref` to `#/$defs/NAME` by the definition; keys beside the `$ref` win.
+/// Replaces a `$ref` to `#/$defs/NAME` by the definition; keys beside the `$ref` win. A
+/// schema without a `$ref` is left as it is: any difference it holds fails the comparison.
 fn inline(schema: &mut Map<String, Value>, definitions: &Map<String, Value>) {
-    let Some(Value::String(reference)) = schema.remove("$ref") else {
-        return;
+    let reference = match schema.remove("$ref") {
+        None => return,
+        Some(Value::String(reference)) => reference,
+        Some(other) => panic!("a $ref that is not a string: {other}"),
     };
     let name = reference
         .strip_prefix("#/$defs/")

@@ -116,13 +116,9 @@ mod tests {
     fn many_faults_are_listed_up_to_a_bound_and_counted() {
         let faults = (0..1000).map(|i| unknown(&format!("k{i}"))).collect();
         let shown = ArgumentErrors::new(faults).to_string();
-        assert!(
-            shown.starts_with("unknown argument `k0`; unknown argument `k1`;"),
-            "{shown}"
-        );
-        assert!(
-            shown.ends_with("unknown argument `k19`; and 980 more"),
-            "{shown}"
-        );
+        let listed: Vec<String> = (0..20)
+            .map(|i| format!("unknown argument `k{i}`"))
+            .collect();
+        assert_eq!(shown, format!("{}; and 980 more", listed.join("; ")));
     }
 }

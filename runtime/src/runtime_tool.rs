@@ -543,18 +543,31 @@ mod tests {
     fn names_are_snake_case() {
         assert_eq!(name_problem("search_files"), None);
         assert_eq!(name_problem("find2"), None);
-        for bad in [
-            "searchFiles",
-            "Search",
-            "read-file",
-            "a__b",
-            "a_",
-            "_a",
-            "2a",
-            "",
+        let rule = "its name must be snake_case (lowercase letters, digits and `_`, starting \
+                    with a letter)";
+        for (bad, told) in [
+            (
+                "searchFiles",
+                ", and `searchFiles` is not: call it `search_files`",
+            ),
+            ("Search", ", and `Search` is not: call it `search`"),
+            ("read-file", ", and `read-file` is not: call it `read_file`"),
+            ("a__b", ", and `a__b` is not: call it `a_b`"),
+            ("a_", ", and `a_` is not: call it `a`"),
+            ("_a", ", and `_a` is not: call it `a`"),
+            ("2a", ", and `2a` is not"),
+            ("", ", and `` is not"),
         ] {
-            assert!(name_problem(bad).is_some(), "{bad}");
+            assert_eq!(name_problem(bad), Some(format!("{rule}{told}")), "{bad}");
         }
+        let long = "a".repeat(MAX_NAME_LEN + 1);
+        assert_eq!(name_problem(&long[..MAX_NAME_LEN]), None);
+        assert_eq!(
+            name_problem(&long),
+            Some(format!(
+                "a tool's name has at most 128 characters, and `{long}` has 129: shorten it"
+            ))
+        );
         assert_eq!(to_snake_case("searchFiles"), "search_files");
         assert_eq!(to_snake_case("read-file"), "read_file");
         assert_eq!(to_snake_case("a__b_"), "a_b");

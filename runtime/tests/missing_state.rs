@@ -27,12 +27,17 @@ fn a_state_never_given_fails_the_build() {
         panic!("expected MissingState, got {error:?}");
     };
     assert_eq!((*kind, tool.as_str()), ("tool", "root"));
-    assert!(location.ends_with("missing_state.rs:13"), "{location}");
-    assert!(type_name.ends_with("Config"), "{type_name}");
-    let message = error.to_string();
-    assert!(message.contains("`root`"), "{message}");
-    assert!(message.contains(".state("), "{message}");
-    assert!(message.contains(location.as_str()), "{message}");
+    assert_eq!(*location, format!("{}:13", file!()));
+    assert_eq!(*type_name, "missing_state::Config");
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "the tool `root` (at {}:13) asks for `State<missing_state::Config>`, but no \
+             `missing_state::Config` was given to the server: add `.state(value)` with a value \
+             of that type to the server's builder",
+            file!()
+        )
+    );
 }
 
 #[test]
@@ -41,7 +46,14 @@ fn a_state_of_another_type_does_not_count() {
         .state(String::from("not a Config"))
         .build()
         .unwrap_err();
-    assert!(matches!(error, ServerError::MissingState { .. }), "{error}");
+    assert!(
+        matches!(
+            &error,
+            ServerError::MissingState { tool, type_name, .. }
+                if tool == "root" && *type_name == "missing_state::Config"
+        ),
+        "{error:?}"
+    );
 }
 
 #[tokio::test]

@@ -137,7 +137,7 @@ async fn strings_unit_and_content_pass_through() {
     let echo = client.call("echo", json!({ "text": "hi" })).await.unwrap();
     assert_eq!((echo.text().as_str(), echo.structured), ("hi", None));
     let noop = client.call("noop", json!({})).await.unwrap();
-    assert!(noop.content.is_empty() && !noop.is_error);
+    assert!(noop.content.is_empty() && !noop.is_error, "{noop:?}");
     let blocks = client.call("two_blocks", json!(null)).await.unwrap();
     assert_eq!(blocks.text(), "one\ntwo");
     let by_hand = client.call("by_hand", json!({})).await.unwrap();
@@ -170,7 +170,13 @@ async fn errors_are_tool_errors_that_name_the_tool() {
         assert_eq!(result.text(), expected);
     }
     let failed = client.call_as::<u8>("fails_with_text", json!({})).await;
-    assert!(matches!(failed, Err(TestError::ToolFailed(text)) if text.contains("quota")));
+    assert!(
+        matches!(
+            &failed,
+            Err(TestError::ToolFailed(text)) if text == "tool `fails_with_text` failed: quota exceeded"
+        ),
+        "{failed:?}"
+    );
 }
 
 #[tokio::test]

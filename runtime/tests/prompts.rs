@@ -193,24 +193,21 @@ async fn every_bad_argument_is_named_in_one_invalid_params_error() {
         .unwrap_err();
     let (code, message) = protocol_error(error);
     assert_eq!(code, -32602);
-    assert!(
-        message.starts_with("invalid arguments for prompt `summarise`:"),
-        "{message}"
+    // Every fault, and never the value sent.
+    assert_eq!(
+        message,
+        "invalid arguments for prompt `summarise`: missing argument `text`; `sentences`: \
+         expected an integer from 1 to 10; unknown argument `extra`"
     );
-    for named in ["`text`", "`sentences`", "`extra`"] {
-        assert!(message.contains(named), "{named} missing from: {message}");
-    }
-    // The value sent is never echoed.
-    assert!(!message.contains("eleven"), "{message}");
 
     let error = (client.get_prompt("summarise", json!({ "text": "x", "sentences": "11" })))
         .await
         .unwrap_err();
     let (code, message) = protocol_error(error);
     assert_eq!(code, -32602);
-    assert!(
-        message.contains("`sentences`") && message.contains("10"),
-        "{message}"
+    assert_eq!(
+        message,
+        "invalid arguments for prompt `summarise`: `sentences`: expected an integer from 1 to 10"
     );
 }
 
@@ -241,19 +238,17 @@ async fn a_prompt_error_reaches_the_client_and_a_panic_is_masked() {
     let (code, message) =
         protocol_error(client.get_prompt("explode", json!({})).await.unwrap_err());
     assert_eq!(code, -32603);
-    assert!(
-        message.starts_with("prompt `explode` failed: it panicked:"),
-        "{message}"
+    // The payload's credential and directories are masked.
+    assert_eq!(
+        message,
+        "prompt `explode` failed: it panicked: token=*** failed at key.pem"
     );
-    assert!(!message.contains("sk-live"), "{message}");
-    assert!(!message.contains("/home/alice"), "{message}");
     // The session goes on.
-    assert!(
-        client
-            .get_prompt("greet", json!({ "name": "Ada" }))
-            .await
-            .is_ok()
-    );
+    let greeted = client
+        .get_prompt("greet", json!({ "name": "Ada" }))
+        .await
+        .unwrap();
+    assert_eq!(greeted.messages[0].content, Content::text("Hello, Ada!"));
 }
 
 #[tokio::test]

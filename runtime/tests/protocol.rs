@@ -132,9 +132,11 @@ async fn an_unknown_method_is_method_not_found_with_its_id() {
         r#"{"jsonrpc":"2.0","id":11,"method":"no/such","params":[1]}"#,
     ] {
         client.send(sent).await;
-        let reply = client.receive().await;
-        assert_eq!(reply["id"], 11, "{reply}");
-        assert_eq!(reply["error"]["code"], -32601, "{reply}");
+        assert_eq!(
+            client.receive().await,
+            error(json!(11), -32601, "Method not found: `no/such`"),
+            "sent {sent}"
+        );
         client.ping().await;
     }
 }
@@ -172,7 +174,14 @@ async fn a_method_that_protocol_2026_removed_is_method_not_found_on_a_request_of
     client
         .send(r#"{"jsonrpc":"2.0","id":25,"method":"resources/subscribe","params":{}}"#)
         .await;
-    assert_eq!(client.receive().await["error"]["code"], -32602);
+    assert_eq!(
+        client.receive().await,
+        error(
+            json!(25),
+            -32602,
+            "Invalid params: `resources/subscribe` needs `params.uri`, a string"
+        )
+    );
 }
 
 #[tokio::test]
@@ -258,13 +267,23 @@ async fn the_default_size_limit_is_four_mebibytes() {
         )
     };
     client.send(&pad(4 * 1024 * 1024)).await;
-    let refused = client.receive().await;
-    assert_eq!(refused["error"]["code"], -32600, "{refused}");
+    assert_eq!(
+        client.receive().await,
+        error(
+            Value::Null,
+            -32600,
+            "Invalid request: the message is longer than 4194304 bytes"
+        )
+    );
     client.send(&pad(4 * 1024 * 1024 - 200)).await;
     let served = client.receive().await;
     assert_eq!(served["id"], 16, "{served}");
     // Served, and refused by the tool for its unknown argument, whose name is quoted.
     assert_eq!(served["result"]["isError"], true, "{served}");
+    assert_eq!(
+        served["result"]["content"][0]["text"],
+        "invalid arguments for tool `nap`: unknown argument `pad`"
+    );
 }
 
 #[tokio::test]

@@ -19,10 +19,11 @@ fn every_row_of_the_masking_table_holds() {
         let [before, after] = cells[..] else {
             panic!("a row with two cells expected: {row}");
         };
-        // A PEM block does not fit on one line: that row is shown, not checked.
-        if before.contains('…') {
-            continue;
-        }
+        // A PEM block does not fit on one line: the row elides its body, put back here.
+        let before = before.replace(
+            " … ",
+            "\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7\n",
+        );
         if after == "unchanged" {
             for text in before.split(", ").map(|cell| cell.trim_matches('`')) {
                 assert_eq!(mask_failure(text), text);

@@ -159,18 +159,19 @@ async fn a_variable_that_does_not_fit_its_type_is_invalid_params_naming_it() {
     let (code, message, _) =
         protocol_error(client.read_resource("test://items/abc").await.unwrap_err());
     assert_eq!(code, -32602);
-    assert!(
-        message.starts_with("invalid arguments for resource `test://items/abc`:"),
-        "{message}"
+    assert_eq!(
+        message,
+        "invalid arguments for resource `test://items/abc`: `id`: expected an integer from 0 \
+         to 999"
     );
-    assert!(message.contains("`id`"), "{message}");
 
     let (code, message, _) =
         protocol_error(client.read_resource("test://items/1000").await.unwrap_err());
     assert_eq!(code, -32602);
-    assert!(
-        message.contains("`id`") && message.contains("999"),
-        "{message}"
+    assert_eq!(
+        message,
+        "invalid arguments for resource `test://items/1000`: `id`: expected an integer from 0 \
+         to 999"
     );
 }
 
@@ -180,14 +181,23 @@ async fn an_unknown_uri_is_invalid_params_with_the_uri_in_data() {
     let uri = "test://nonexistent";
     let (code, message, data) = protocol_error(client.read_resource(uri).await.unwrap_err());
     assert_eq!(code, -32602);
-    assert!(message.starts_with("resource not found:"), "{message}");
+    assert_eq!(
+        message,
+        "resource not found: no resource of this server is at `test://nonexistent`; \
+         `resources/list` and `resources/templates/list` name the ones it has"
+    );
     assert_eq!(data, Some(json!({ "uri": uri })));
 
     // Credentials in an unknown URI stay on the server.
     let secret = "https://admin:hunter2@example.com/db";
-    let (_, message, data) = protocol_error(client.read_resource(secret).await.unwrap_err());
-    assert!(!message.contains("hunter2"), "{message}");
-    assert!(!data.unwrap().to_string().contains("hunter2"));
+    let (code, message, data) = protocol_error(client.read_resource(secret).await.unwrap_err());
+    assert_eq!(code, -32602);
+    assert_eq!(
+        message,
+        "resource not found: no resource of this server is at `https://***@example.com/db`; \
+         `resources/list` and `resources/templates/list` name the ones it has"
+    );
+    assert_eq!(data, Some(json!({ "uri": "https://***@example.com/db" })));
 }
 
 #[tokio::test]
@@ -204,20 +214,21 @@ async fn a_resource_error_is_masked_and_a_panic_is_reported() {
     let (code, message, _) =
         protocol_error(client.read_resource("test://vault").await.unwrap_err());
     assert_eq!(code, -32603);
-    assert!(!message.contains("hunter2"), "{message}");
-    assert!(!message.contains("/srv/vault"), "{message}");
-    assert!(message.contains("keys.db"), "{message}");
+    assert_eq!(
+        message,
+        "resource `test://vault` failed: cannot open keys.db with password=***"
+    );
 
     let (code, message, _) =
         protocol_error(client.read_resource("test://broken").await.unwrap_err());
     assert_eq!(code, -32603);
-    assert!(
-        message.starts_with("resource `test://broken` failed: it panicked:"),
-        "{message}"
+    assert_eq!(
+        message,
+        "resource `test://broken` failed: it panicked: the index at index is corrupt"
     );
-    assert!(!message.contains("/var/lib"), "{message}");
     // The session goes on.
-    assert!(client.read_resource("test://greeting").await.is_ok());
+    let greeting = client.read_resource("test://greeting").await.unwrap();
+    assert_eq!(greeting[0].as_text(), Some("Hello, world."));
 }
 
 #[tokio::test]
@@ -233,9 +244,9 @@ async fn template_variables_are_completed_by_their_function() {
             .unwrap_err(),
     );
     assert_eq!(code, -32602);
-    assert!(
-        message.contains("no resource template is `test://item/{id}`"),
-        "{message}"
+    assert_eq!(
+        message,
+        "no resource template is `test://item/{id}`: `resources/templates/list` lists them"
     );
 }
 

@@ -7,5 +7,9 @@ fn tools_of_an_unreferenced_crate_vanish_without_link() {
     let error = mcp_tool::Server::from_registry("unlinked", "1")
         .build()
         .unwrap_err();
-    assert!(error.to_string().contains("mcp_tool::link!"));
+    assert_eq!(
+        error.to_string(),
+        "the server has no tools: no function carries `#[mcp_tool]`, or the crate that \
+         defines the tools is never referenced; add `mcp_tool::link!(that_crate);` to the binary"
+    );
 }
