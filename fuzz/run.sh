@@ -2,7 +2,10 @@
 # Fuzzes for a while: ./run.sh [seconds] [targets...] (60 s each; every target by default):
 # masking (the masking functions), messages (raw lines into a server's stdio transport),
 # arguments (arbitrary JSON arguments to a tool with every kind of parameter).
-# A crash leaves its input under artifacts/<target>/; make it a regression test.
+# What each target checks is in checks/<target>.rs, which tests/fuzz-stable also runs on
+# stable Rust in CI, over every seed and a bounded number of mutated seeds.
+# A crash leaves its input under artifacts/<target>/; once fixed, copy it into
+# seeds/<target>/, which both runs replay.
 set -euo pipefail
 cd "$(dirname "$0")"
 
