@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of the workspace: formatting, lints, docs, unit, integration, UI and doc
-# tests, packaging, a bounded fuzz run on stable, the end-to-end tests against real MCP
-# clients, among them the README's Getting started built as a fresh crate, and the official
-# MCP conformance suite.
+# tests, packaging, a bounded run of the fuzz targets on stable, the end-to-end tests
+# against real MCP clients, among them the README's Getting started built as a fresh crate,
+# and the official MCP conformance suite.
 # scripts/setup.sh first installs what is missing (cargo-nextest, the Python .venv) and
 # says so; scripts/e2e.sh and scripts/conformance.sh install their own tools under target/.
 #
@@ -50,7 +50,11 @@ step check "cargo clippy" cargo clippy --workspace --all-targets --locked -- -D 
 step check "cargo doc, every public item documented" \
     env RUSTDOCFLAGS="-D warnings -D missing_docs" cargo doc --workspace --no-deps --locked --quiet
 
-step nextest "tests" cargo nextest run --workspace --locked --no-fail-fast
+# The bounded fuzz run is a step of its own, below.
+step nextest "tests" cargo nextest run --workspace --exclude mcp-tool-fuzz-stable --locked --no-fail-fast
+
+step nextest "fuzz (stable, bounded): each fuzz target's check over its seeds and 10,000 mutated inputs" \
+    cargo nextest run -p mcp-tool-fuzz-stable --locked --no-fail-fast
 
 step doctest "doc tests" cargo test --workspace --doc --locked
 
