@@ -154,6 +154,19 @@ if doing callgrind && command -v valgrind >/dev/null; then
         done
     } >"$results/instructions.txt"
     cat "$results/instructions.txt"
+
+    step "instructions per byte masked, at three message sizes (callgrind)"
+    # mask_failure over benches/src/masking.rs's message, 4 MiB in all at each size, less
+    # a run that masks it once only; the report's per-byte figures stay flat if linear.
+    for size in 1024 16384 262144; do
+        for n in 0 $((4194304 / size)); do
+            total=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+                "$bin/mask-count" "$size" "$n" 2>&1 |
+                sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+            echo "$size $n $total"
+        done
+    done >"$results/masking.txt"
+    cat "$results/masking.txt"
 fi
 
 if doing stdio; then

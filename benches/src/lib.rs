@@ -13,8 +13,11 @@
 //! rmcp's own `StreamableHttpService`, and `http-load` drives them as ordinary clients do.
 //! `benches/compare.sh` runs every comparison and writes `RESULTS.md`. The same two tools
 //! defined at run time ([`runtime`]) are set against ours in the benchmark `runtime_tools`.
+//! The binary `mask-count` masks the message of [`masking`] at several sizes, for
+//! instruction counts.
 
 pub mod hand;
+pub mod masking;
 pub mod ours;
 pub mod payload;
 pub mod rmcp_macros;

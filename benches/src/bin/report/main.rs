@@ -1,7 +1,8 @@
 //! Reads what `compare.sh` measured (criterion's estimates, hyperfine's JSON exports,
-//! callgrind's counts, `http-load`'s summaries and the machine description, all kept in
-//! `benches/results/`) and writes the markdown table, the SVG chart and the README's copy
-//! of the table; or, with `--check`, says whether those files are what the results give.
+//! callgrind's counts of handler calls and of masking, `http-load`'s summaries and the
+//! machine description, all kept in `benches/results/`) and writes the markdown table,
+//! the SVG chart and the README's copy of the table; or, with `--check`, says whether
+//! those files are what the results give.
 //!
 //! ```text
 //! report --results DIR [--criterion DIR] --markdown FILE --svg FILE [--readme FILE] [--check]
@@ -13,6 +14,7 @@
 
 mod data;
 mod markdown;
+mod masking;
 mod runtime;
 mod svg;
 mod table;
@@ -24,6 +26,7 @@ use anyhow::{Context, bail};
 
 use data::{Medians, lookup, machine};
 use markdown::markdown;
+use masking::masking_rows;
 use runtime::runtime_rows;
 use svg::svg;
 use table::rows;
@@ -142,7 +145,8 @@ fn run(options: &Options) -> anyhow::Result<()> {
     if rows.is_empty() {
         bail!("no results under {}", options.results.display());
     }
-    let text = markdown(&rows, &runtime_rows(&medians), &machine);
+    let masking = masking_rows(&options.results)?;
+    let text = markdown(&rows, &runtime_rows(&medians), &masking, &machine);
     put(&options.markdown, &text, options.check)?;
     put(&options.svg, &svg(&rows), options.check)?;
     if let Some(path) = &options.readme {

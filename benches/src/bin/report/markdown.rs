@@ -3,6 +3,7 @@
 use std::fmt::Write as _;
 
 use crate::data::lookup;
+use crate::masking::{MaskingRow, masking_markdown};
 use crate::runtime::{RuntimeRow, runtime_markdown};
 use crate::table::{Row, Unit, Versus, cell, ratio};
 
@@ -141,6 +142,7 @@ fn notes(out: &mut String, machine: &[(String, String)], http: bool) {
 pub(crate) fn markdown(
     rows: &[Row],
     runtime_rows: &[RuntimeRow],
+    masking_rows: &[MaskingRow],
     machine: &[(String, String)],
 ) -> String {
     let mut out = String::new();
@@ -149,5 +151,6 @@ pub(crate) fn markdown(
     let http = rows.iter().any(|r| r.unit == Unit::CallsPerSecond);
     notes(&mut out, machine, http);
     runtime_markdown(&mut out, runtime_rows);
+    masking_markdown(&mut out, masking_rows);
     out
 }
