@@ -3,6 +3,8 @@
 //! requests, so the client's writes stop completing and the server's memory stays
 //! bounded; when the client reads again, every reply arrives, each exactly once.
 
+mod common;
+
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -11,6 +13,8 @@ use std::time::Duration;
 use mcp_tool::{Server, mcp_tool};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+use common::resident_bytes;
 
 /// The size of each reply's text.
 const REPLY: usize = 32 * 1024;
@@ -21,26 +25,6 @@ const REQUESTS: u64 = 1_000;
 #[mcp_tool]
 fn bulky(n: u64) -> String {
     format!("{n}:{}", "y".repeat(REPLY))
-}
-
-/// The resident set size of this process (test and server alike), in bytes; `None` only
-/// where the target has no `/proc/self/status` to read it from.
-#[cfg(target_os = "linux")]
-fn resident_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status")
-        .unwrap_or_else(|error| panic!("cannot read /proc/self/status on Linux: {error}"));
-    let line = (status.lines())
-        .find(|line| line.starts_with("VmRSS:"))
-        .unwrap_or_else(|| panic!("/proc/self/status has no `VmRSS:` line:\n{status}"));
-    let kib: u64 = (line.split_whitespace().nth(1))
-        .and_then(|kib| kib.parse().ok())
-        .unwrap_or_else(|| panic!("cannot read the resident set size from `{line}`"));
-    Some(kib * 1024)
-}
-
-#[cfg(not(target_os = "linux"))]
-fn resident_bytes() -> Option<u64> {
-    None
 }
 
 fn call(id: u64) -> String {
