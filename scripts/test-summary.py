@@ -64,7 +64,20 @@ def doctest(log: str, _status: int) -> Counts:
     return counts
 
 
-def pytest(_log: str, status: int) -> Counts:
+def pytest(log: str, status: int) -> Counts:
+    counts = pytest_counts(status)
+    # scripts/e2e.sh names each setup step that failed, with its error.
+    failed_setups = [
+        line.split(":", 1)[1].strip().removeprefix("setup failed:").strip()
+        for line in log.splitlines()
+        if line.startswith("e2e:   scripts/") or line.startswith("e2e: setup failed: ")
+    ]
+    if failed_setups:
+        counts.note = "setup failed: " + "; ".join(failed_setups)
+    return counts
+
+
+def pytest_counts(status: int) -> Counts:
     path = os.environ.get("E2E_JUNIT", "")
     if not path or not Path(path).is_file():
         return Counts(failed=int(status != 0), note="no JUnit report: the tests did not start")

@@ -131,3 +131,16 @@ def test_end_to_end_counts_come_from_the_junit_report(tmp_path: Path):
     )
     result = summary(tmp_path, [("pytest", "end-to-end", 1, "")], ci=False, junit=str(junit))
     assert row(result.stdout, "end-to-end")[0:4] == ["FAIL", "8", "2", "2"]
+
+
+def test_a_failed_setup_step_is_named_in_the_table(tmp_path: Path):
+    junit = tmp_path / "junit.xml"
+    junit.write_text('<testsuites><testsuite name="pytest" tests="3" failures="2" errors="0" skipped="0"></testsuite></testsuites>')
+    log = (
+        "e2e: FAILED: under CI=true every test must run, and these setup steps failed:\n"
+        "e2e:   scripts/setup-inspector.sh: setup-inspector: npm could not reach the registry\n"
+    )
+    result = summary(tmp_path, [("pytest", "end-to-end", 1, log)], ci=True, junit=str(junit))
+    assert row(result.stdout, "end-to-end")[5:] == (
+        "exit 1; setup failed: scripts/setup-inspector.sh: setup-inspector: npm could not reach the registry".split()
+    )
