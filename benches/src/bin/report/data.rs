@@ -167,16 +167,12 @@ impl Medians {
                     .push((calls.parse()?, total.parse()?));
             }
         }
-        let per_call = |points: &[(f64, f64)]| -> Option<f64> {
-            let (low, high) = (points.first()?, points.last()?);
-            (high.0 > low.0).then(|| (high.1 - low.1) / (high.0 - low.0))
-        };
         for ((tool, style), points) in &totals {
             let setup = totals
                 .get(&(tool.clone(), "setup".to_owned()))
-                .and_then(|p| per_call(p))
+                .and_then(|p| per_run(p))
                 .unwrap_or(0.0);
-            if let Some(count) = per_call(points) {
+            if let Some(count) = per_run(points) {
                 self.values.insert(
                     format!("instructions/{tool}/{style}"),
                     Measure::exact(count - setup),
@@ -233,6 +229,13 @@ impl Medians {
     pub(crate) fn get(&self, id: &str) -> Option<Measure> {
         self.values.get(id).copied()
     }
+}
+
+/// What one more run of the counted work costs, from callgrind's totals at two numbers of
+/// runs, `(runs, total)`, the fewest first and the most last: start-up cancels out.
+pub(crate) fn per_run(points: &[(f64, f64)]) -> Option<f64> {
+    let (low, high) = (points.first()?, points.last()?);
+    (high.0 > low.0).then(|| (high.1 - low.1) / (high.0 - low.0))
 }
 
 /// Whether `path` is the hyperfine export `NAME.json` or one of its rounds, `NAME-K.json`.

@@ -8,6 +8,7 @@ use std::path::Path;
 
 use anyhow::Context;
 
+use crate::data::per_run;
 use crate::table::thousands;
 
 pub(crate) struct MaskingRow {
@@ -48,11 +49,8 @@ pub(crate) fn masking_rows(results: &Path) -> anyhow::Result<Vec<MaskingRow>> {
         .into_iter()
         .filter_map(|(size, mut points)| {
             points.sort_by(|a, b| a.0.total_cmp(&b.0));
-            let (low, high) = (points.first()?, points.last()?);
-            (high.0 > low.0).then(|| MaskingRow {
-                size,
-                instructions: (high.1 - low.1) / (high.0 - low.0),
-            })
+            let instructions = per_run(&points)?;
+            Some(MaskingRow { size, instructions })
         })
         .collect())
 }
