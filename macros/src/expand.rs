@@ -1,17 +1,24 @@
 //! Code generation: the function as written, and in a `const _` block its parameter
 //! table, its call adapter and its registration. Everything was decided by validation;
-//! each function here writes out one generated item.
+//! each function here writes out one generated item, reading the `model` alone.
 
-use proc_macro2::{Literal, Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use proc_macro2::{Literal, TokenStream};
+use quote::{quote, quote_spanned};
 use syn::Ident;
 use syn::spanned::Spanned as _;
 
 use crate::model::{DefaultValue, Number, Param, Read, SchemaDialect, Tool};
 
-mod item;
+use self::item::item;
+use self::names::Names;
 
-pub(crate) use item::item;
+mod item;
+mod names;
+mod prompt;
+mod resource;
+
+pub(crate) use self::prompt::prompt;
+pub(crate) use self::resource::resource;
 
 /// The function, then the items that make it a tool.
 pub(crate) fn tool(tool: &Tool) -> TokenStream {
@@ -42,98 +49,10 @@ pub(crate) fn wrap(
         #function
 
         #[doc(hidden)]
-        #[allow(non_upper_case_globals, non_snake_case, clippy::all)]
         const _: () = {
             use #krate as #crate_alias;
             #items
         };
-    }
-}
-
-/// Every name generated code introduces, none of which can hide the user's function from
-/// the call adapter. An item's name is a fixed prefix and the function's name, so it is
-/// longer than that name and never equal to it (`self::name` is no way out: it does not
-/// reach a function declared in a block, as a doctest's are). Locals are hygienic
-/// (`Span::mixed_site`), so no binding hides it either.
-pub(crate) struct Names {
-    pub(crate) function: Ident,
-    pub(crate) krate: Ident,
-    pub(crate) params: Ident,
-    pub(crate) output: Ident,
-    pub(crate) output_schema: Ident,
-    pub(crate) call: Ident,
-    pub(crate) input: Ident,
-    pub(crate) args: Ident,
-    pub(crate) failure: Ident,
-    pub(crate) generator: Ident,
-    pub(crate) value: Ident,
-}
-
-impl Names {
-    pub(crate) fn new(function: &Ident) -> Self {
-        let function = function.clone();
-        let item =
-            |prefix: &str| format_ident!("{}_{}", prefix, function, span = Span::call_site());
-        let local = |name: &str| Ident::new(name, Span::mixed_site());
-        Names {
-            krate: item("__mcp_crate"),
-            params: item("__MCP_PARAMS"),
-            output: item("__mcp_output"),
-            output_schema: item("__mcp_output_schema"),
-            call: item("__mcp_call"),
-            input: local("__mcp_input"),
-            args: local("__mcp_args"),
-            failure: local("__mcp_failure"),
-            generator: local("__mcp_generator"),
-            value: local("__mcp_value"),
-            function,
-        }
-    }
-
-    /// The runtime's items for generated code.
-    pub(crate) fn private(&self) -> TokenStream {
-        let krate = &self.krate;
-        quote!(#krate::__private)
-    }
-
-    pub(crate) fn param_item(&self, prefix: &str, index: usize) -> Ident {
-        format_ident!(
-            "{}_{}_{}",
-            prefix,
-            index,
-            self.function,
-            span = Span::call_site()
-        )
-    }
-
-    fn param_local(&self, prefix: &str, index: usize) -> Ident {
-        format_ident!("{}_{}", prefix, index, span = Span::mixed_site())
-    }
-
-    pub(crate) fn param_type(&self, index: usize) -> Ident {
-        self.param_item("__MCP_TYPE", index)
-    }
-
-    fn pattern(&self, index: usize) -> Ident {
-        self.param_item("__MCP_PATTERN", index)
-    }
-
-    fn default_value(&self, index: usize) -> Ident {
-        self.param_item("__mcp_default", index)
-    }
-
-    fn default_json(&self, index: usize) -> Ident {
-        self.param_item("__mcp_default_json", index)
-    }
-
-    /// The argument as read: `None` when reading it failed.
-    pub(crate) fn slot(&self, index: usize) -> Ident {
-        self.param_local("__mcp_arg", index)
-    }
-
-    /// The argument, once every read succeeded.
-    pub(crate) fn value_at(&self, index: usize) -> Ident {
-        self.param_local("__mcp_value", index)
     }
 }
 
@@ -318,6 +237,7 @@ fn output_fn(tool: &Tool, names: &Names) -> TokenStream {
         let fail = quote_spanned!(error_span=> #error.fail(#e));
         return quote! {
             fn #output() -> #p::OutputSpec<#ty> {
+                // Only the kind trait that fits the type is called; the others go unused.
                 #[allow(unused_imports)]
                 use #p::{
                     ContentValueKind as _, DisplayErrorKind as _, StdErrorKind as _,
@@ -335,6 +255,7 @@ fn output_fn(tool: &Tool, names: &Names) -> TokenStream {
     }
     quote_spanned! {tool.output.span=>
         fn #output() -> #p::OutputSpec<#ty> {
+            // Only the kind trait that fits the type is called; the others go unused.
             #[allow(unused_imports)]
             use #p::{
                 ContentKind as _, ContentResultKind as _, ErrorResultKind as _, ResultKind as _,

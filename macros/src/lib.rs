@@ -4,20 +4,16 @@
 //!
 //! One stage per module, each using only the ones before it: `parse` reads the attribute
 //! and the function as written; `validate` reports every mistake at once and turns what
-//! passes into a `model::Tool`; `expand` writes that model out. A prompt and a resource
-//! reuse those stages for their parameters and call adapter; what is theirs alone (their
-//! keys, a resource's address) is checked and written out in `prompt` and `resource`.
+//! passes into the `model` (a `Tool`, a `Prompt` or a `Resource`); `expand` writes that
+//! model out and reads nothing else. Each stage keeps what only a prompt or a resource
+//! has (its keys, a resource's address) in a module of that name.
 #![deny(missing_docs)]
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
-mod duration;
 mod errors;
 mod expand;
-mod metadata;
 mod model;
 mod parse;
-mod prompt;
-mod resource;
 mod validate;
 
 use darling::FromMeta;
@@ -50,8 +46,8 @@ pub fn mcp_prompt(args: TokenStream, item: TokenStream) -> TokenStream {
         args.into(),
         item.into(),
         parse::PromptArgs::or,
-        prompt::validate,
-        prompt::expand,
+        validate::prompt,
+        expand::prompt,
     )
     .into()
 }
@@ -65,8 +61,8 @@ pub fn mcp_resource(args: TokenStream, item: TokenStream) -> TokenStream {
         args.into(),
         item.into(),
         parse::ResourceArgs::or,
-        resource::validate,
-        resource::expand,
+        validate::resource,
+        expand::resource,
     )
     .into()
 }

@@ -1,10 +1,9 @@
-//! The tool as validation leaves it: every decision made, every value checked, so code
-//! generation only writes it out.
+//! A tool, a prompt or a resource as validation leaves it: every decision made, every
+//! value checked, so code generation only writes it out. Validation builds these types;
+//! code generation reads nothing else.
 
 use proc_macro2::Span;
 use syn::{Expr, Ident, ItemFn, LitStr, Type};
-
-use crate::metadata::Metadata;
 
 /// One tool, valid.
 #[derive(Debug)]
@@ -25,6 +24,60 @@ pub(crate) struct Tool {
     pub(crate) function: ItemFn,
     pub(crate) output: Output,
     pub(crate) params: Vec<Param>,
+}
+
+/// One prompt, valid.
+#[derive(Debug)]
+pub(crate) struct Prompt {
+    pub(crate) item: Item,
+}
+
+/// One resource, valid.
+#[derive(Debug)]
+pub(crate) struct Resource {
+    pub(crate) item: Item,
+    pub(crate) address: Address,
+    /// `mime_type = "..."`: a type and a subtype.
+    pub(crate) mime_type: Option<String>,
+    /// The index of each parameter that no template variable binds: the server must give
+    /// it, which the runtime checks on its type.
+    pub(crate) unbound: Vec<usize>,
+}
+
+/// Where a resource is.
+#[derive(Debug)]
+pub(crate) enum Address {
+    /// `uri = "..."`: a URI with a scheme and no variable.
+    Uri(String),
+    /// `template = "..."`: an RFC 6570 template whose variables, each of them a
+    /// parameter's name, are `{name}` or `{+name}`.
+    Template(String),
+}
+
+/// What a prompt and a resource have alike, checked as a tool's are.
+#[derive(Debug)]
+pub(crate) struct Item {
+    pub(crate) name: String,
+    pub(crate) description: String,
+    pub(crate) title: Option<String>,
+    /// Their icons and `_meta`; a prompt and a resource have no tags.
+    pub(crate) metadata: Metadata,
+    /// How generated code names the runtime: `::mcp_tool`, or `crate = "..."`.
+    pub(crate) krate: syn::Path,
+    /// The function as emitted: the parameter attributes rustc rejects removed.
+    pub(crate) function: ItemFn,
+    pub(crate) output: Output,
+    pub(crate) params: Vec<Param>,
+}
+
+/// `tags`, `icons` and `meta`, valid.
+#[derive(Debug, Default)]
+pub(crate) struct Metadata {
+    pub(crate) tags: Vec<String>,
+    /// Each icon's URI.
+    pub(crate) icons: Vec<String>,
+    /// `meta = r#"{...}"#`: the text of a JSON object.
+    pub(crate) meta: Option<String>,
 }
 
 /// The hints of `read_only`, `destructive`, `idempotent` and `open_world`; `None` where unset.

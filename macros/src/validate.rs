@@ -11,26 +11,32 @@ use quote::ToTokens as _;
 use syn::spanned::Spanned as _;
 use syn::{FnArg, LitStr, ReturnType, Signature, Type};
 
-use crate::duration::duration_ms;
 use crate::errors::Errors;
-use crate::metadata::{self, Metadata};
-use crate::model::{Annotations, Output, Param, SchemaDialect, Tool};
+use crate::model::{Annotations, Item, Output, Param, SchemaDialect, Tool};
 use crate::parse;
 
-mod param;
+use self::duration::duration_ms;
+use self::param::param;
 
-pub(crate) use param::param;
+mod duration;
+mod metadata;
+mod param;
+mod prompt;
+mod resource;
+
+pub(crate) use self::prompt::prompt;
+pub(crate) use self::resource::resource;
 
 /// What an attribute makes of a function, for the words of its errors.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Kind {
+struct Kind {
     /// `tool`, `prompt` or `resource`.
-    pub(crate) noun: &'static str,
+    noun: &'static str,
     /// `mcp_tool`, `mcp_prompt` or `mcp_resource`.
-    pub(crate) attribute: &'static str,
+    attribute: &'static str,
 }
 
-pub(crate) const TOOL: Kind = Kind {
+const TOOL: Kind = Kind {
     noun: "tool",
     attribute: "mcp_tool",
 };
@@ -98,28 +104,15 @@ pub(crate) fn tool(parsed: &parse::Tool, errors: &mut Errors) -> Option<Tool> {
 }
 
 /// The signature's qualifiers, parameters and return type.
-pub(crate) fn check_signature(sig: &Signature, kind: Kind, errors: &mut Errors) {
+fn check_signature(sig: &Signature, kind: Kind, errors: &mut Errors) {
     check_qualifiers(sig, kind, errors);
     check_inputs(sig, kind, errors);
     check_return(sig, kind, errors);
 }
 
-/// What a prompt and a resource have alike, valid: checked as a tool's are.
-#[derive(Debug)]
-pub(crate) struct Item {
-    pub(crate) name: String,
-    pub(crate) description: String,
-    pub(crate) title: Option<String>,
-    pub(crate) metadata: Metadata,
-    pub(crate) krate: syn::Path,
-    pub(crate) function: syn::ItemFn,
-    pub(crate) output: Output,
-    pub(crate) params: Vec<Param>,
-}
-
 /// The keys a prompt and a resource have alike.
 #[derive(Debug)]
-pub(crate) struct ItemKeys<'a> {
+struct ItemKeys<'a> {
     pub(crate) name: Option<&'a LitStr>,
     pub(crate) description: Option<&'a LitStr>,
     pub(crate) title: Option<&'a LitStr>,
@@ -130,12 +123,7 @@ pub(crate) struct ItemKeys<'a> {
 
 /// The signature, name, description, metadata and parameters of a prompt or a resource;
 /// every mistake goes to `errors`.
-pub(crate) fn item<A>(
-    kind: Kind,
-    parsed: &parse::Tool<A>,
-    keys: ItemKeys<'_>,
-    errors: &mut Errors,
-) -> Item {
+fn item<A>(kind: Kind, parsed: &parse::Tool<A>, keys: ItemKeys<'_>, errors: &mut Errors) -> Item {
     let sig = &parsed.function.sig;
     check_signature(sig, kind, errors);
     Item {
@@ -258,7 +246,7 @@ fn check_return(sig: &Signature, kind: Kind, errors: &mut Errors) {
 }
 
 /// The return type; errors about `()` point at the function's name.
-pub(crate) fn output(sig: &Signature) -> Output {
+fn output(sig: &Signature) -> Output {
     match &sig.output {
         ReturnType::Default => Output {
             ty: syn::parse_quote!(()),
@@ -297,12 +285,7 @@ fn result_parts(ty: &Type) -> Option<(Type, Type)> {
 }
 
 /// `name = "..."`, or the function's name.
-pub(crate) fn name(
-    kind: Kind,
-    lit: Option<&LitStr>,
-    sig: &Signature,
-    errors: &mut Errors,
-) -> String {
+fn name(kind: Kind, lit: Option<&LitStr>, sig: &Signature, errors: &mut Errors) -> String {
     match lit {
         Some(lit) => {
             let name = lit.value();
@@ -329,7 +312,7 @@ pub(crate) fn name(
 }
 
 /// `description = "..."`, or the doc comment; one of them, not blank.
-pub(crate) fn description(
+fn description(
     kind: Kind,
     lit: Option<&LitStr>,
     doc: Option<&str>,

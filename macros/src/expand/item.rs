@@ -2,13 +2,12 @@
 //! the completion table, and the fields of their entry that follow from these.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{quote, quote_spanned};
 use syn::Ident;
 use syn::spanned::Spanned as _;
 
 use super::{Names, call_fn, option_str, param_items};
-use crate::model::Param;
-use crate::validate::Item;
+use crate::model::{Item, Param};
 
 /// The items of a prompt or a resource (`future` is its call adapter's future, `convert`
 /// turns its function's result into what that future yields), and the fields of its entry
@@ -47,11 +46,7 @@ pub(crate) fn item(
 /// name is returned with the items.
 fn completers(params: &[Param], names: &Names) -> (TokenStream, Ident) {
     let p = names.private();
-    let table = format_ident!(
-        "__MCP_COMPLETERS_{}",
-        names.function,
-        span = Span::call_site()
-    );
+    let table = names.item("__MCP_COMPLETERS");
     let prefix = Ident::new("__mcp_prefix", Span::mixed_site());
     let mut functions = Vec::new();
     let mut entries = Vec::new();

@@ -1,39 +1,21 @@
-//! `#[mcp_resource]`: what only a resource checks and generates: its address (a URI, or
-//! an RFC 6570 template whose variables are the function's parameters, checked against
-//! them here) and its MIME type. Its parameters are read and checked as a tool's are.
+//! `#[mcp_resource]`: what only a resource checks: its address (a URI, or an RFC 6570
+//! template whose variables are the function's parameters, checked against them here)
+//! and its MIME type. Its parameters are checked as a tool's are.
 
-use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned};
 use syn::LitStr;
 
+use super::{ItemKeys, Kind, item};
 use crate::errors::Errors;
-use crate::expand::{self, Names};
+use crate::model::{Address, Resource};
 use crate::parse::{self, ResourceArgs};
-use crate::validate::{self, Item, ItemKeys, Kind};
 
 const RESOURCE: Kind = Kind {
     noun: "resource",
     attribute: "mcp_resource",
 };
 
-/// Where a resource is.
-#[derive(Debug)]
-enum Address {
-    Uri(String),
-    /// The template, and the names of its variables.
-    Template(String, Vec<String>),
-}
-
-/// One resource, valid.
-#[derive(Debug)]
-pub(crate) struct Resource {
-    item: Item,
-    address: Address,
-    mime_type: Option<String>,
-}
-
 /// The valid resource, or `None` when `errors` holds any mistake (from parsing too).
-pub(crate) fn validate(
+pub(crate) fn resource(
     parsed: &parse::Tool<ResourceArgs>,
     errors: &mut Errors,
 ) -> Option<Resource> {
@@ -46,11 +28,10 @@ pub(crate) fn validate(
         meta: args.meta.as_ref(),
         krate: args.krate.as_ref(),
     };
-    let item = validate::item(RESOURCE, parsed, keys, errors);
+    let item = item(RESOURCE, parsed, keys, errors);
     let address = address(parsed, errors);
-    if let Some(Address::Template(_, variables)) = &address
-        && let Some(template) = &args.template
-    {
+    let variables = address.as_ref().map_or(&[][..], |(_, variables)| variables);
+    if let Some(template) = &args.template {
         for variable in variables {
             if !item.params.iter().any(|param| param.ident == variable) {
                 errors.push(syn::Error::new_spanned(
@@ -64,18 +45,27 @@ pub(crate) fn validate(
         }
     }
     let mime_type = (args.mime_type.as_ref()).and_then(|lit| mime_type(lit, errors));
+    let unbound = (item.params.iter().enumerate())
+        .filter(|(_, param)| !variables.iter().any(|variable| param.ident == variable))
+        .map(|(index, _)| index)
+        .collect();
     if !errors.is_empty() {
         return None;
     }
     Some(Resource {
         item,
-        address: address?,
+        address: address?.0,
         mime_type,
+        unbound,
     })
 }
 
-/// `uri = "..."` or `template = "..."`: exactly one, well formed.
-fn address(parsed: &parse::Tool<ResourceArgs>, errors: &mut Errors) -> Option<Address> {
+/// `uri = "..."` or `template = "..."`: exactly one, well formed; with the template's
+/// variables.
+fn address(
+    parsed: &parse::Tool<ResourceArgs>,
+    errors: &mut Errors,
+) -> Option<(Address, Vec<String>)> {
     match (&parsed.args.uri, &parsed.args.template) {
         (Some(uri), None) => {
             let text = uri.value();
@@ -96,11 +86,11 @@ fn address(parsed: &parse::Tool<ResourceArgs>, errors: &mut Errors) -> Option<Ad
                     errors.push(syn::Error::new_spanned(uri, problem));
                     None
                 }
-                None => Some(Address::Uri(text)),
+                None => Some((Address::Uri(text), Vec::new())),
             }
         }
         (None, Some(template)) => template_variables(template, errors)
-            .map(|variables| Address::Template(template.value(), variables)),
+            .map(|variables| (Address::Template(template.value()), variables)),
         (Some(_), Some(template)) => {
             errors.push(syn::Error::new_spanned(
                 template,
@@ -199,57 +189,4 @@ fn mime_type(lit: &LitStr, errors: &mut Errors) -> Option<String> {
         format!("`{text}` is not a MIME type: write one such as `text/plain` or `image/png`"),
     ));
     None
-}
-
-/// The function, then the items that make it a resource.
-pub(crate) fn expand(resource: &Resource) -> TokenStream {
-    let names = Names::new(&resource.item.function.sig.ident);
-    let p = names.private();
-    let krate = &names.krate;
-    // A parameter that is no template variable must be one the server gives.
-    let variables: &[String] = match &resource.address {
-        Address::Uri(_) => &[],
-        Address::Template(_, variables) => variables,
-    };
-    let not_variables = resource
-        .item
-        .params
-        .iter()
-        .enumerate()
-        .filter_map(|(index, param)| {
-            if variables.iter().any(|variable| param.ident == variable) {
-                return None;
-            }
-            // Every token on the parameter, so that the error points there.
-            let span = param.ident.span();
-            let krate = syn::Ident::new(&names.krate.to_string(), span);
-            let param_type = syn::Ident::new(&names.param_type(index).to_string(), span);
-            Some(quote_spanned! {span=>
-                const _: () = #krate::__private::no_template_variable(#param_type.kind);
-            })
-        });
-    let ty = &resource.item.output.ty;
-    let convert = quote_spanned!(resource.item.output.span=> #p::resource_reply::<#ty>);
-    let future = quote!(#p::CallFuture<#p::ResourceReply>);
-    let (items, fields) = expand::item(&resource.item, &names, future, convert);
-    let address = match &resource.address {
-        Address::Uri(uri) => quote!(#p::Address::Uri(#uri)),
-        Address::Template(template, _) => quote!(#p::Address::Template(#template)),
-    };
-    let mime_type = expand::option_str(resource.mime_type.as_deref());
-    let registration = quote! {
-        #p::inventory::submit! {
-            #krate::ResourceEntry::__new(#p::ResourceSpec {
-                address: #address,
-                mime_type: #mime_type,
-                #fields
-            })
-        }
-    };
-    expand::wrap(
-        &resource.item.function,
-        &resource.item.krate,
-        &names,
-        quote!(#(#not_variables)* #items #registration),
-    )
 }

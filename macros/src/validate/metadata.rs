@@ -4,16 +4,7 @@
 use syn::LitStr;
 
 use crate::errors::Errors;
-
-/// A tool's metadata, valid.
-#[derive(Debug, Default)]
-pub(crate) struct Metadata {
-    pub(crate) tags: Vec<String>,
-    /// Each icon's URI.
-    pub(crate) icons: Vec<String>,
-    /// `meta = r#"{...}"#`: the text of a JSON object.
-    pub(crate) meta: Option<String>,
-}
+use crate::model::Metadata;
 
 /// The metadata given as `tags`, `icons` and `meta`; every mistake goes to `errors`.
 pub(crate) fn metadata(
