@@ -371,7 +371,7 @@ pub async fn attachment(ctx: Context, path: String) -> Vec<u8> {
 }
 
 /// The size of each note, as several contents.
-#[mcp_resource(uri = "notes://sizes")]
+#[mcp_resource(uri = "notes://sizes", crate = "crate::tools")]
 #[must_use]
 pub fn sizes(notebook: State<Notebook>) -> Vec<ResourceContents> {
     notebook.read(|notes| {
