@@ -75,50 +75,15 @@
 #![deny(missing_docs)]
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
-mod args;
-mod argument_errors;
-mod arguments;
-mod bridge;
 mod call;
-mod catalog;
-mod client_request;
-mod completion;
-mod constraint;
-mod context;
-mod error;
-mod failure;
-mod failure_report;
-mod form;
-#[cfg(feature = "http")]
-mod http_service;
-mod inject;
-mod invoke;
-mod lines;
-mod log_filter;
-pub mod logging;
-pub mod masking;
 pub mod model;
-mod output;
-mod panics;
-mod param;
-mod prompt;
-mod prompt_set;
+mod outcome;
+mod protocol;
 mod registry;
-mod resource;
-mod resource_set;
-mod runtime_tool;
-mod schema;
 mod server;
-mod settings;
-mod state;
-mod subscriptions;
-mod suggest;
 pub mod testing;
-mod text_arguments;
-mod tool_list;
-mod tool_server;
-mod uri_template;
-mod wire;
+
+pub use crate::outcome::{logging, masking};
 
 #[doc = include_str!("attribute.md")]
 pub use mcp_tool_macros::mcp_tool;
@@ -185,23 +150,23 @@ pub use mcp_tool_macros::mcp_prompt;
 /// ```
 pub use mcp_tool_macros::mcp_resource;
 
-pub use crate::arguments::Arguments;
-pub use crate::constraint::{LengthArg, PatternArg, RangeArg};
-pub use crate::context::{Context, ProgressAmount};
-pub use crate::error::{CallError, ServerError, ToolError};
-pub use crate::failure::IntoFailure;
+pub use crate::call::arguments::Arguments;
+pub use crate::call::constraint::{LengthArg, PatternArg, RangeArg};
+pub use crate::call::context::{Context, ProgressAmount};
+pub use crate::call::param::ToolParam;
+pub use crate::call::state::State;
+pub use crate::outcome::error::{CallError, ServerError, ToolError};
+pub use crate::outcome::failure::IntoFailure;
+pub use crate::outcome::output::{IntoContent, Structured, ToolOutput};
 #[cfg(feature = "http")]
-pub use crate::http_service::{HttpBody, HttpService};
-pub use crate::output::{IntoContent, Structured, ToolOutput};
-pub use crate::param::ToolParam;
-pub use crate::prompt::{IntoPrompt, PromptEntry, registered_prompts};
-pub use crate::registry::{ToolEntry, registered};
-pub use crate::resource::{IntoResource, ResourceEntry, registered_resources};
-pub use crate::runtime_tool::{RuntimeHandler, RuntimeTool};
-pub use crate::server::Server;
-pub use crate::state::State;
-pub use crate::tool_list::ToolList;
-pub use crate::tool_server::ToolServer;
+pub use crate::protocol::http::{HttpBody, HttpService};
+pub use crate::registry::prompt::{IntoPrompt, PromptEntry, registered_prompts};
+pub use crate::registry::resource::{IntoResource, ResourceEntry, registered_resources};
+pub use crate::registry::runtime_tool::{RuntimeHandler, RuntimeTool};
+pub use crate::registry::tool::{ToolEntry, registered};
+pub use crate::server::builder::Server;
+pub use crate::server::tool_list::ToolList;
+pub use crate::server::tool_server::ToolServer;
 
 /// The version of `rmcp`, the MCP SDK the runtime serves with, that this crate uses:
 /// an escape hatch for programs that need rmcp's own types, with the feature `rmcp`.
@@ -265,21 +230,23 @@ pub mod __private {
     pub use ::serde;
     pub use ::serde_json;
 
-    pub use crate::args::ArgReader;
-    pub use crate::call::{CallFuture, CallInput, ToolFuture, async_reply, fail, sync_reply};
-    pub use crate::completion::{Completer, suggestions};
-    pub use crate::failure::Failure;
-    pub use crate::output::{
+    pub use crate::call::args::ArgReader;
+    pub use crate::call::future::{
+        CallFuture, CallInput, ToolFuture, async_reply, fail, sync_reply,
+    };
+    pub use crate::call::param::{
+        Bound, ParamKind, ParamSpec, ParamType, Pattern, at_most_one_context, no_template_variable,
+        param_type, schema_for,
+    };
+    pub use crate::call::schema::SchemaDialect;
+    pub use crate::outcome::failure::Failure;
+    pub use crate::outcome::output::{
         ContentKind, ContentResultKind, ContentValueKind, DisplayErrorKind, ErrorResultKind,
         OutputSpec, Probe, ResultKind, StdErrorKind, StructuredKind, StructuredValueKind,
         ToolReply,
     };
-    pub use crate::param::{
-        Bound, ParamKind, ParamSpec, ParamType, Pattern, at_most_one_context, no_template_variable,
-        param_type, schema_for,
-    };
-    pub use crate::prompt::{PromptSpec, prompt_reply};
-    pub use crate::registry::ToolSpec;
-    pub use crate::resource::{Address, ResourceReply, ResourceSpec, resource_reply};
-    pub use crate::schema::SchemaDialect;
+    pub use crate::registry::completion::{Completer, suggestions};
+    pub use crate::registry::prompt::{PromptSpec, prompt_reply};
+    pub use crate::registry::resource::{Address, ResourceReply, ResourceSpec, resource_reply};
+    pub use crate::registry::tool::ToolSpec;
 }

@@ -15,8 +15,8 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleClient};
 use serde_json::{Value, json};
 
-use crate::bridge;
 use crate::model::{Elicitation, ElicitationRequest, SamplingRequest, SamplingResponse};
+use crate::protocol::bridge;
 
 /// How a test answers `sampling/createMessage`.
 pub(super) type SamplingHandler =

@@ -7,10 +7,10 @@ use rmcp::model::{
 use serde_json::Value;
 
 use super::{TestClient, TestError, json_kind};
-use crate::bridge;
 use crate::model::{
     Completion, PromptInfo, PromptResult, ResourceContents, ResourceInfo, ResourceTemplateInfo,
 };
+use crate::protocol::bridge;
 
 impl TestClient {
     /// The prompts the server lists.

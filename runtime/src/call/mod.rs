@@ -1,0 +1,23 @@
+//! One call of a tool, a prompt or a resource, inside the function's generated adapter.
+//!
+//! **Enters:** a [`CallInput`](future::CallInput): the arguments as sent, and what a
+//! [`Context`](crate::Context) or a [`State<T>`](crate::State) is made from. **Leaves:** the
+//! future of the call, ending in the function's reply or a
+//! [`Failure`](crate::outcome::failure::Failure). On the way: each parameter's schema,
+//! the arguments read and checked against it (every fault collected), the values given
+//! by the server, and what the function asks of the client while it runs.
+//! **May import:** [`outcome`](crate::outcome), [`model`](crate::model).
+
+pub(crate) mod args;
+pub(crate) mod arguments;
+pub(crate) mod client_request;
+pub(crate) mod constraint;
+pub(crate) mod context;
+pub(crate) mod form;
+pub(crate) mod future;
+pub(crate) mod inject;
+pub(crate) mod param;
+pub(crate) mod schema;
+pub(crate) mod session;
+pub(crate) mod state;
+pub(crate) mod text_arguments;

@@ -1,0 +1,154 @@
+//! The log channel of a server: records go to stderr (stdout carries the protocol
+//! over stdio), every record passes through [`mask_credentials`], and `rmcp`'s own
+//! records below `warn` (its session details, and at `DEBUG` and `TRACE` every message
+//! as received, arguments and all) stay out unless asked for by name.
+//!
+//! [`Server::serve_stdio`](crate::Server::serve_stdio) and
+//! [`Server::run_stdio`](crate::Server::run_stdio) set this channel up themselves when
+//! the program has installed no `tracing` subscriber of its own, so a server logs its
+//! start and every failed call with no code at all. Call [`init`] to set it up earlier,
+//! or install any subscriber (wrapping its writer in [`Masked`]) to choose otherwise:
+//!
+//! ```no_run
+//! # fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+//! mcp_tool::logging::init()?; // `RUST_LOG` chooses the level; `info` by default
+//! # Ok(())
+//! # }
+//! ```
+
+use std::io::{self, Write};
+
+use tracing_subscriber::EnvFilter;
+use tracing_subscriber::fmt::MakeWriter;
+
+use crate::outcome::masking::mask_credentials;
+
+/// What the channel logs when `RUST_LOG` is unset or empty.
+const DEFAULT_DIRECTIVES: &str = "info";
+
+/// Installs the global subscriber: masked records on stderr, filtered by `RUST_LOG`
+/// (default `info`) as [`filter`] reads it. An error when a subscriber is already set
+/// or `RUST_LOG` does not parse.
+///
+/// ```
+/// # fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+/// mcp_tool::logging::init()?;
+/// tracing::info!("ready");
+/// // A second subscriber is refused.
+/// assert!(mcp_tool::logging::init().is_err());
+/// # Ok(())
+/// # }
+/// ```
+pub fn init() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    let directives = std::env::var("RUST_LOG").unwrap_or_default();
+    install(filter(&directives)?)
+}
+
+/// [`init`], unless the program has installed a subscriber of its own; a `RUST_LOG` that
+/// does not parse is reported once and the default level used.
+pub(crate) fn init_unless_set() {
+    if tracing::dispatcher::has_been_set() {
+        return;
+    }
+    let directives = std::env::var("RUST_LOG").unwrap_or_default();
+    let filter = filter(&directives).unwrap_or_else(|error| {
+        eprintln!("RUST_LOG ignored, it does not parse ({error}); logging at `info`");
+        EnvFilter::new(format!("{DEFAULT_DIRECTIVES},rmcp=warn"))
+    });
+    // Another thread may have installed one since: theirs stays.
+    let _ = install(filter);
+}
+
+fn install(filter: EnvFilter) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    tracing_subscriber::fmt()
+        .with_writer(Masked::new(io::stderr))
+        .with_ansi(false)
+        .with_env_filter(filter)
+        .try_init()
+}
+
+/// A filter from `RUST_LOG`-style directives (`info` when empty) that keeps `rmcp` at
+/// `warn` or above unless the directives name `rmcp` themselves: below `warn`, rmcp
+/// records its session's details, and below `info` every message as received,
+/// arguments and all.
+///
+/// ```
+/// let filter = mcp_tool::logging::filter("debug").unwrap();
+/// assert_eq!(filter.to_string(), "rmcp=warn,debug");
+/// ```
+pub fn filter(directives: &str) -> Result<EnvFilter, tracing_subscriber::filter::ParseError> {
+    let mut directives = if directives.trim().is_empty() {
+        DEFAULT_DIRECTIVES.to_owned()
+    } else {
+        directives.to_owned()
+    };
+    if !directives.contains("rmcp") {
+        directives.push_str(",rmcp=warn");
+    }
+    EnvFilter::try_new(directives)
+}
+
+/// A [`MakeWriter`] whose records lose their credentials before they are written; see
+/// [`Masked::new`] for an example.
+#[derive(Debug, Clone)]
+pub struct Masked<M> {
+    inner: M,
+}
+
+impl<M> Masked<M> {
+    /// Masks what `inner` would write.
+    ///
+    /// ```
+    /// let subscriber = tracing_subscriber::fmt()
+    ///     .with_writer(mcp_tool::logging::Masked::new(std::io::stderr))
+    ///     .finish();
+    /// tracing::subscriber::with_default(subscriber, || {
+    ///     tracing::warn!("login failed: password=hunter2"); // written as `password=***`
+    /// });
+    /// ```
+    pub fn new(inner: M) -> Self {
+        Self { inner }
+    }
+}
+
+impl<'a, M: MakeWriter<'a>> MakeWriter<'a> for Masked<M> {
+    type Writer = MaskedRecord<M::Writer>;
+
+    fn make_writer(&'a self) -> Self::Writer {
+        MaskedRecord {
+            buffer: Vec::new(),
+            inner: self.inner.make_writer(),
+        }
+    }
+}
+
+/// One record, held until it is complete so that masking sees all of it; what
+/// [`Masked`] makes, never built by hand.
+#[derive(Debug)]
+pub struct MaskedRecord<W: Write> {
+    buffer: Vec<u8>,
+    inner: W,
+}
+
+impl<W: Write> Write for MaskedRecord<W> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.buffer.extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl<W: Write> Drop for MaskedRecord<W> {
+    fn drop(&mut self) {
+        if self.buffer.is_empty() {
+            return;
+        }
+        let text = String::from_utf8_lossy(&self.buffer);
+        // A log record that cannot be written has nowhere else to go.
+        let _ = self.inner.write_all(mask_credentials(&text).as_bytes());
+        let _ = self.inner.flush();
+    }
+}

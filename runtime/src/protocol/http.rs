@@ -1,0 +1,349 @@
+//! Streamable HTTP: `rmcp`'s server, with what it leaves unanswered answered here.
+//!
+//! `rmcp`'s `StreamableHttpService` runs the sessions, the SSE streams, the stateless
+//! mode and the `Host` check. In front of it, this module only reads each POST body
+//! (bounded by the server's message size), and turns the plain-text refusals `rmcp`
+//! sends (a body that is not JSON gets `415` and a sentence) into JSON-RPC errors a
+//! client can read, decoding the body with [`wire`] on that failure path only. Serving
+//! sets `TCP_NODELAY` on every connection, so that a reply written in two pieces is
+//! not held back waiting for the client's delayed acknowledgement.
+
+use std::convert::Infallible;
+use std::future::Future;
+use std::sync::Arc;
+use std::task::{Context as TaskContext, Poll};
+use std::time::Duration;
+
+use axum::serve::ListenerExt as _;
+use bytes::Bytes;
+use futures::future::BoxFuture;
+use http::{Method, Request, Response, StatusCode, header};
+use http_body_util::combinators::BoxBody;
+use http_body_util::{BodyExt as _, Full, LengthLimitError, Limited};
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+use crate::outcome::error::ServerError;
+use crate::protocol::wire::{self, Inbound};
+use crate::server::tool_server::ToolServer;
+
+/// The body of every response of an [`HttpService`].
+pub type HttpBody = BoxBody<Bytes, Infallible>;
+
+/// The MCP endpoint of a [`ToolServer`] as a `tower` service, to mount in an HTTP
+/// application of one's own (`axum`, `hyper`, anything that takes a `tower` service).
+/// Made by [`ToolServer::http_service`].
+///
+/// It serves the Streamable HTTP transport at whatever path it is mounted on: POST
+/// for messages, GET for the server's stream, DELETE to end a session.
+///
+/// ```no_run
+/// # /// Adds two integers and returns their sum.
+/// # #[mcp_tool::mcp_tool]
+/// # fn add(a: i64, b: i64) -> i64 { a + b }
+/// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// let server = mcp_tool::Server::from_registry("calculator", "1.0.0").build()?;
+/// let app = axum::Router::new()
+///     .route("/health", axum::routing::get(|| async { "ok" }))
+///     .route_service("/mcp", server.http_service());
+/// let listener = tokio::net::TcpListener::bind("127.0.0.1:8000").await?;
+/// axum::serve(listener, app).await?;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Clone)]
+pub struct HttpService {
+    inner: StreamableHttpService<ToolServer, LocalSessionManager>,
+    max_message: usize,
+    /// The POST requests being answered, which a graceful shutdown waits for.
+    in_flight: TaskTracker,
+}
+
+impl std::fmt::Debug for HttpService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpService")
+            .field("max_message", &self.max_message)
+            .field("in_flight", &self.in_flight.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl HttpService {
+    /// The service over `server`'s tools, whose sessions and streams end when `stop`
+    /// is cancelled.
+    pub(crate) fn new(server: &ToolServer, stop: CancellationToken) -> Self {
+        let options = server.http_options();
+        let max_message = server.limits().max_message;
+        let mut config = StreamableHttpServerConfig::default()
+            .with_allowed_hosts(options.allowed_hosts.iter().cloned())
+            .with_legacy_session_mode(!options.stateless)
+            .with_json_response(options.stateless)
+            .with_cancellation_token(stop)
+            // Bodies are read, and bounded, here first.
+            .with_max_request_body_bytes(max_message);
+        if options.stateless {
+            // No session to keep an SSE stream for.
+            config = config.with_sse_keep_alive(None);
+        }
+        let server = server.clone();
+        let inner = StreamableHttpService::new(
+            move || Ok(server.session()),
+            Arc::new(LocalSessionManager::default()),
+            config,
+        );
+        Self {
+            inner,
+            max_message,
+            in_flight: TaskTracker::new(),
+        }
+    }
+
+    async fn handle<B>(self, request: Request<B>) -> Response<HttpBody>
+    where
+        B: http_body::Body<Data = Bytes> + Send + 'static,
+        B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+    {
+        if request.method() != Method::POST {
+            // GET and DELETE carry no body that MCP reads.
+            let (parts, _) = request.into_parts();
+            let request = Request::from_parts(parts, Full::new(Bytes::new()));
+            return self.inner.handle(request).await;
+        }
+        let answering = self.in_flight.token();
+        let json_body = has_json_content(request.headers());
+        let (parts, body) = request.into_parts();
+        let bytes = match Limited::new(body, self.max_message).collect().await {
+            Ok(collected) => collected.to_bytes(),
+            Err(error) if error.is::<LengthLimitError>() => {
+                return rpc_error(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    wire::too_long(self.max_message),
+                );
+            }
+            Err(error) => {
+                let message = format!("Invalid request: the body could not be read ({error})");
+                return rpc_error(StatusCode::BAD_REQUEST, wire::invalid_request(message));
+            }
+        };
+        let request = Request::from_parts(parts, Full::new(bytes.clone()));
+        let response = self.inner.handle(request).await;
+        let response = if response.status().is_client_error() {
+            explained(response, json_body, &bytes).await
+        } else {
+            response
+        };
+        // The request counts as being answered until its response body is sent: for a
+        // call, that is the stream that carries its notifications and its reply.
+        response.map(|body| {
+            body.map_frame(move |frame| {
+                let _ = &answering;
+                frame
+            })
+            .boxed()
+        })
+    }
+}
+
+impl<B> tower_service::Service<Request<B>> for HttpService
+where
+    B: http_body::Body<Data = Bytes> + Send + 'static,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    type Response = Response<HttpBody>;
+    type Error = Infallible;
+    type Future = BoxFuture<'static, Result<Self::Response, Infallible>>;
+
+    fn poll_ready(&mut self, _: &mut TaskContext<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: Request<B>) -> Self::Future {
+        let service = self.clone();
+        Box::pin(async move { Ok(service.handle(request).await) })
+    }
+}
+
+/// A refusal of `rmcp`'s, as a JSON-RPC error: a body that is not a message gets the
+/// error a stdio client would get for the same line, with `400`; any other refusal
+/// keeps its status and says its sentence as an `Invalid request` error.
+async fn explained(
+    response: Response<HttpBody>,
+    json_body: bool,
+    body: &Bytes,
+) -> Response<HttpBody> {
+    if has_json_content(response.headers()) {
+        return response;
+    }
+    if response.status() == StatusCode::UNSUPPORTED_MEDIA_TYPE && json_body {
+        // rmcp could not read the body as a message: say why, as stdio does.
+        match wire::decode(body) {
+            Inbound::Rejected(reply) => {
+                // A body that is no JSON-RPC request is refused (400); a request whose
+                // method or params are wrong is answered like any other (200).
+                let code = serde_json::from_slice::<serde_json::Value>(&reply)
+                    .ok()
+                    .and_then(|reply| reply["error"]["code"].as_i64());
+                let status = match code {
+                    Some(-32602 | -32601) => StatusCode::OK,
+                    _ => StatusCode::BAD_REQUEST,
+                };
+                return rpc_error(status, reply);
+            }
+            Inbound::Ignored => return accepted(),
+            Inbound::Message(_) => {}
+        }
+    }
+    let (parts, text) = response.into_parts();
+    let text = text
+        .collect()
+        .await
+        .map(|c| c.to_bytes())
+        .unwrap_or_default();
+    let text = String::from_utf8_lossy(&text);
+    let message = format!("Invalid request: {}", text.trim());
+    rpc_error(parts.status, wire::invalid_request(message))
+}
+
+fn has_json_content(headers: &http::HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| {
+            let essence = value.split(';').next().unwrap_or_default().trim();
+            essence.eq_ignore_ascii_case("application/json")
+        })
+}
+
+fn rpc_error(status: StatusCode, reply: Vec<u8>) -> Response<HttpBody> {
+    let mut response = Response::new(Full::new(Bytes::from(reply)).boxed());
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
+/// `202 Accepted`, what a notification gets, also one dropped as malformed.
+fn accepted() -> Response<HttpBody> {
+    let mut response = Response::new(Full::new(Bytes::new()).boxed());
+    *response.status_mut() = StatusCode::ACCEPTED;
+    response
+}
+
+impl ToolServer {
+    /// The server's MCP endpoint as a `tower` service, to mount at a path of one's own
+    /// in an HTTP application; see [`HttpService`]. It honours the HTTP options set on
+    /// the [`Server`](crate::Server) (stateless mode, allowed hosts) and its message
+    /// size limit. [`serve_http`](Self::serve_http) serves it at `/mcp` on its own.
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+    pub fn http_service(&self) -> HttpService {
+        HttpService::new(self, CancellationToken::new())
+    }
+
+    /// Serves Streamable HTTP at `/mcp` on `listener` until `shutdown` completes; then
+    /// takes no new connection, lets the requests being answered finish within the
+    /// server's [`shutdown_grace`](crate::Server::shutdown_grace), and returns.
+    ///
+    /// ```no_run
+    /// # /// Adds two integers and returns their sum.
+    /// # #[mcp_tool::mcp_tool]
+    /// # fn add(a: i64, b: i64) -> i64 { a + b }
+    /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+    /// let server = mcp_tool::Server::from_registry("calculator", "1.0.0").build()?;
+    /// let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    /// println!("serving at http://{}/mcp", listener.local_addr()?);
+    /// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    /// let serving = tokio::spawn(server.serve_http(listener, async {
+    ///     let _ = stopped.await;
+    /// }));
+    /// // ... later:
+    /// let _ = stop.send(());
+    /// serving.await??;
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+    pub async fn serve_http(
+        self,
+        listener: tokio::net::TcpListener,
+        shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    ) -> Result<(), ServerError> {
+        serve(self, listener, shutdown).await
+    }
+}
+
+/// Serves `server` at `/mcp` on `listener` until `shutdown` completes, then lets the
+/// requests being answered finish within the server's grace period.
+pub(crate) async fn serve(
+    server: ToolServer,
+    listener: TcpListener,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServerError> {
+    let stop = CancellationToken::new();
+    let service = HttpService::new(&server, stop.clone());
+    let in_flight = service.in_flight.clone();
+    let app = axum::Router::new().route_service("/mcp", service);
+    let listener = listener.tap_io(|tcp| {
+        if let Err(error) = tcp.set_nodelay(true) {
+            tracing::debug!(%error, "could not set TCP_NODELAY on a connection");
+        }
+    });
+    let draining = CancellationToken::new();
+    let grace = server.limits().grace;
+    tokio::spawn({
+        let (draining, stop) = (draining.clone(), stop.clone());
+        async move {
+            shutdown.await;
+            // No new connections; the requests being answered get the grace period.
+            draining.cancel();
+            in_flight.close();
+            if tokio::time::timeout(grace, in_flight.wait()).await.is_err() {
+                tracing::warn!(
+                    requests = in_flight.len(),
+                    grace = ?grace,
+                    "requests still running after the grace period end without a reply"
+                );
+            }
+            stop.cancel();
+        }
+    });
+    let serving = axum::serve(listener, app)
+        .with_graceful_shutdown(draining.cancelled_owned())
+        .into_future();
+    tokio::select! {
+        served = serving => served.map_err(|e| ServerError::Transport(e.to_string())),
+        () = async {
+            stop.cancelled().await;
+            tokio::time::sleep(Duration::from_secs(1)).await;
+        } => Ok(()),
+    }
+}
+
+/// Completes on Ctrl-C, or on SIGTERM where there are signals.
+pub(crate) async fn shutdown_signal() {
+    let interrupt = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {}
+        () = terminate => {}
+    }
+    tracing::info!("shutting down: no new requests; running ones may finish");
+}

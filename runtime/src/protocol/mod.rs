@@ -1,0 +1,15 @@
+//! The protocol seam: where bytes and `rmcp`'s types meet ours.
+//!
+//! **Enters:** bytes from a transport (stdio lines, Streamable HTTP), decoded once into
+//! `rmcp`'s messages; requests from `rmcp`'s sessions. **Leaves:** each request handed to
+//! the [`server`](crate::server) in this crate's own types, and its answer converted back.
+//! **May import:** everything in the crate; this is the one folder that speaks `rmcp`.
+
+pub(crate) mod bridge;
+pub(crate) mod handler;
+#[cfg(feature = "http")]
+pub(crate) mod http;
+pub(crate) mod lines;
+pub(crate) mod session;
+pub(crate) mod subscriptions;
+pub(crate) mod wire;

@@ -1,0 +1,142 @@
+//! rmcp's request context as the [`Request`] and the [`Session`] a call sees: the seam
+//! between a call's `Context` and rmcp's peer.
+
+use rmcp::model::{ProgressToken, RequestMetaObject};
+use rmcp::service::RequestContext;
+use rmcp::{Peer, RoleServer};
+use serde_json::{Map, Value};
+use tokio_util::sync::CancellationToken;
+
+use crate::call::session::{Asked, Pending, Request, Session};
+use crate::model::{
+    ClientInfo, Elicitation, ElicitationRequest, LogLevel, RequestId, SamplingRequest,
+    SamplingResponse,
+};
+use crate::protocol::bridge;
+
+impl Request for RequestContext<RoleServer> {
+    #[inline]
+    fn cancellation(&self) -> &CancellationToken {
+        &self.ct
+    }
+
+    fn refuses_missing_capability(&self) -> bool {
+        self.protocol_version()
+            .is_some_and(|version| !version.has_initialize())
+    }
+
+    fn session(&self) -> Box<dyn Session> {
+        Box::new(PeerSession {
+            peer: self.peer.clone(),
+            id: bridge::request_id(&self.id),
+            meta: self.meta.clone(),
+            cancel: self.ct.clone(),
+        })
+    }
+}
+
+/// What a `Context` keeps of rmcp's request: the peer, the request's id and `_meta`.
+struct PeerSession {
+    peer: Peer<RoleServer>,
+    id: RequestId,
+    meta: RequestMetaObject,
+    cancel: CancellationToken,
+}
+
+impl PeerSession {
+    fn progress_token(&self) -> Option<ProgressToken> {
+        self.meta.get_progress_token()
+    }
+}
+
+impl Session for PeerSession {
+    fn request_id(&self) -> RequestId {
+        self.id.clone()
+    }
+
+    fn meta(&self) -> &Map<String, Value> {
+        &self.meta.0.0
+    }
+
+    fn cancellation(&self) -> &CancellationToken {
+        &self.cancel
+    }
+
+    /// What `_meta` asks, on the protocol it names or else the handshake's (as
+    /// `RequestContext::protocol_version` reads it).
+    fn asked(&self) -> Asked {
+        let protocol = (self.meta.protocol_version()).or_else(|| {
+            self.peer
+                .peer_info()
+                .map(|info| info.protocol_version.clone())
+        });
+        Asked {
+            progress: self.progress_token().is_some(),
+            request_level: self.meta.log_level().map(bridge::log_level),
+            level_per_request: protocol.is_some_and(|version| !version.has_initialize()),
+        }
+    }
+
+    fn client_info(&self) -> Option<ClientInfo> {
+        let handshake = self.peer.peer_info();
+        bridge::client_info(&self.meta, handshake.as_deref())
+    }
+
+    fn progress(
+        &self,
+        done: f64,
+        total: Option<f64>,
+        message: Option<String>,
+    ) -> Pending<'_, Result<(), String>> {
+        Box::pin(async move {
+            let token = self
+                .progress_token()
+                .ok_or("the request has no progress token")?;
+            let param = bridge::progress(token, done, total, message);
+            self.peer
+                .notify_progress(param)
+                .await
+                .map_err(|e| e.to_string())
+        })
+    }
+
+    fn log(
+        &self,
+        level: LogLevel,
+        logger: &str,
+        message: String,
+    ) -> Pending<'_, Result<(), String>> {
+        let param = bridge::log_message(level, logger, message);
+        Box::pin(async move {
+            #[allow(deprecated)] // SEP-2577; still what clients of earlier protocols read.
+            let sent = self.peer.notify_logging_message(param).await;
+            sent.map_err(|e| e.to_string())
+        })
+    }
+
+    fn sample(&self, request: SamplingRequest) -> Pending<'_, Result<SamplingResponse, String>> {
+        Box::pin(async move {
+            let params = bridge::create_message_params(request)
+                .map_err(|why| format!("the sampling request cannot be sent: {why}"))?;
+            #[allow(deprecated)] // SEP-2577: sampling stays for clients of earlier protocols.
+            let result = self.peer.create_message(params).await;
+            let result = result.map_err(|error| bridge::request_failure("sampling", error))?;
+            bridge::sampling_response(result)
+        })
+    }
+
+    fn elicit(
+        &self,
+        request: ElicitationRequest,
+    ) -> Pending<'_, Result<Elicitation<Value>, String>> {
+        Box::pin(async move {
+            let request = bridge::elicit_request(request)?;
+            let result = self.peer.send_request(request).await;
+            let result = result.map_err(|error| bridge::request_failure("elicitation", error))?;
+            bridge::elicitation(result).ok_or_else(|| {
+                "the client answered the elicitation request with a result of another kind"
+                    .to_owned()
+            })
+        })
+    }
+}

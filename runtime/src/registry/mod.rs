@@ -1,0 +1,14 @@
+//! What a server can serve: the tools, prompts and resources the attributes register,
+//! and the tools defined at run time.
+//!
+//! **Enters:** the static entries generated code submits to `inventory`, and
+//! [`RuntimeTool`](crate::RuntimeTool)s built by a program. **Leaves:** entries the
+//! [`server`](crate::server) lists and calls. **May import:** [`call`](crate::call),
+//! [`outcome`](crate::outcome), [`model`](crate::model).
+
+pub(crate) mod completion;
+pub(crate) mod prompt;
+pub(crate) mod resource;
+pub(crate) mod runtime_tool;
+pub(crate) mod tool;
+pub(crate) mod uri_template;

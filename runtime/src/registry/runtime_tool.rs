@@ -1,0 +1,580 @@
+//! Tools defined at run time: a name, a description, schemas given as JSON (or derived
+//! from a type) and an async handler, checked as `#[mcp_tool]` checks its tools at
+//! compile time, when they are added to a server.
+
+use std::collections::HashSet;
+use std::fmt;
+use std::future::Future;
+use std::panic::Location;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+use rmcp::model::Tool;
+use schemars::JsonSchema;
+use serde_json::{Map, Value};
+
+use crate::call::arguments::{Arguments, CallArguments};
+use crate::call::context::Context;
+use crate::call::future::{CallInput, Outcome, ToolFuture, async_reply};
+use crate::call::schema;
+use crate::model::{ToolAnnotations, ToolInfo};
+use crate::outcome::error::{ServerError, ToolError};
+use crate::outcome::failure::Failure;
+use crate::outcome::output::IntoContent;
+use crate::protocol::bridge;
+
+/// The longest tool name the MCP specification allows.
+const MAX_NAME_LEN: usize = 128;
+
+/// A handler as a call runs it: the user's function, its future and the conversion of
+/// its reply, all in the one box a call's future takes; given what a [`Context`] is made
+/// from, so that a handler that takes none pays for none.
+type Handler = Arc<dyn Fn(Arguments, &CallInput<'_>) -> ToolFuture + Send + Sync>;
+
+/// What [`RuntimeTool::handler`] takes: an async function of the call's [`Arguments`]
+/// (`Fn(Arguments) -> impl Future`), or of its `Arguments` and its [`Context`]
+/// (`Fn(Arguments, Context) -> impl Future`), whose future returns content or a
+/// [`ToolError`]. As with `#[mcp_tool]`, a handler that takes no `Context` pays nothing
+/// for one.
+///
+/// `T` tells the two apart (`(Arguments,)` or `(Arguments, Context)`): write the closure's
+/// parameter types, `|args: Arguments| ...` or `|args: Arguments, ctx: Context| ...`.
+pub trait RuntimeHandler<T>: sealed::Sealed<T> + Send + Sync + 'static {
+    #[doc(hidden)]
+    fn into_handler(self) -> Handler;
+}
+
+mod sealed {
+    /// Only the two shapes of [`RuntimeHandler`](super::RuntimeHandler) are handlers.
+    pub trait Sealed<T> {}
+}
+
+impl<F, Fut> sealed::Sealed<(Arguments,)> for F where F: Fn(Arguments) -> Fut {}
+
+impl<F, Fut> sealed::Sealed<(Arguments, Context)> for F where F: Fn(Arguments, Context) -> Fut {}
+
+impl<F, Fut, R> RuntimeHandler<(Arguments,)> for F
+where
+    F: Fn(Arguments) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<R, ToolError>> + Send + 'static,
+    R: IntoContent + 'static,
+{
+    fn into_handler(self) -> Handler {
+        Arc::new(move |args: Arguments, _: &CallInput<'_>| run(args, &self))
+    }
+}
+
+impl<F, Fut, R> RuntimeHandler<(Arguments, Context)> for F
+where
+    F: Fn(Arguments, Context) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<R, ToolError>> + Send + 'static,
+    R: IntoContent + 'static,
+{
+    fn into_handler(self) -> Handler {
+        Arc::new(move |args: Arguments, input: &CallInput<'_>| {
+            let ctx = Context::new(input.tool, input.request, input.log_filter);
+            run(args, |args| self(args, ctx))
+        })
+    }
+}
+
+/// Starts the handler's future on `args`, its panics caught, its reply and the faults its
+/// arguments leave unreported turned into the call's outcome.
+fn run<Fut, R>(args: Arguments, handler: impl FnOnce(Arguments) -> Fut) -> ToolFuture
+where
+    Fut: Future<Output = Result<R, ToolError>> + Send + 'static,
+    R: IntoContent + 'static,
+{
+    let call = args.call();
+    let reply = handler(args);
+    async_reply(outcome::<R>, async move { (reply.await, call) })
+}
+
+/// A tool defined at run time, from a configuration file, a database table or an API
+/// description, rather than with `#[mcp_tool]`: give it to
+/// [`Server::tool`](crate::Server::tool) before the server is built, or to
+/// [`ToolServer::add_tool`](crate::ToolServer::add_tool) while it serves.
+///
+/// Its handler is an async function of the call's [`Arguments`] (read by name, with every
+/// fault reported at once as an attribute tool's are) and, if it asks for one, its
+/// [`Context`] (see [`RuntimeHandler`]); it returns
+/// content, as an attribute tool may: a `String`, `()`, a
+/// [`Content`](crate::model::Content) block, a `Vec` of them, a
+/// [`Structured`](crate::Structured) value (structured output with its JSON as text,
+/// for a tool with an output schema, as an attribute tool's return value becomes), or a
+/// whole [`ToolResult`](crate::model::ToolResult).
+///
+/// The checks `#[mcp_tool]` makes at compile time are made when the tool is added, and
+/// fail with a [`ServerError`]: a snake_case name, a description, object schemas, a
+/// handler.
+///
+/// ```
+/// use mcp_tool::{Arguments, Context, RuntimeTool, ToolError};
+///
+/// let tool = RuntimeTool::new("shout", "Returns a text in capital letters.")
+///     .input_schema(serde_json::json!({
+///         "type": "object",
+///         "properties": { "text": { "type": "string", "description": "The text." } },
+///         "required": ["text"]
+///     }))
+///     .read_only(true)
+///     .handler(|mut args: Arguments, _ctx: Context| async move {
+///         let text = args.required_str("text");
+///         args.finish()?;
+///         Ok::<_, ToolError>(text.to_uppercase())
+///     });
+/// assert_eq!(tool.name(), "shout");
+/// ```
+#[must_use = "a tool does nothing until it is given to a server"]
+pub struct RuntimeTool {
+    name: String,
+    description: String,
+    title: Option<String>,
+    input_schema: Value,
+    output_schema: Option<Value>,
+    annotations: ToolAnnotations,
+    tags: Vec<String>,
+    timeout: Option<Duration>,
+    handler: Option<Handler>,
+    location: &'static Location<'static>,
+    /// Where the tool comes from, in place of `location`.
+    origin: Option<String>,
+}
+
+impl RuntimeTool {
+    /// A tool named `name` (snake_case, as clients call it) that `description` describes
+    /// to the model; without arguments until [`input_schema`](Self::input_schema) says.
+    /// Where it is called is the tool's origin in errors.
+    #[track_caller]
+    pub fn new(name: impl Into<String>, description: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            description: description.into(),
+            title: None,
+            input_schema: serde_json::json!({
+                "type": "object",
+                "properties": {},
+                "additionalProperties": false
+            }),
+            output_schema: None,
+            annotations: ToolAnnotations::default(),
+            tags: Vec::new(),
+            timeout: None,
+            handler: None,
+            location: Location::caller(),
+            origin: None,
+        }
+    }
+
+    /// The tool's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Where the tool was made, as `file:line` (of the call of [`new`](Self::new), or of
+    /// the caller of a `#[track_caller]` function that called it), or as
+    /// [`origin`](Self::origin) says.
+    pub fn location(&self) -> String {
+        match &self.origin {
+            Some(origin) => origin.clone(),
+            None => format!("{}:{}", self.location.file(), self.location.line()),
+        }
+    }
+
+    /// Where the tool comes from, for errors that name it, in place of where it was made:
+    /// a tool made from a configuration file names the file.
+    ///
+    /// ```
+    /// let tool = mcp_tool::RuntimeTool::new("Bad", "Returns nothing.").origin("searches.toml");
+    /// assert_eq!(tool.location(), "searches.toml");
+    /// ```
+    pub fn origin(mut self, origin: impl Into<String>) -> Self {
+        self.origin = Some(origin.into());
+        self
+    }
+
+    /// A title for people, shown by clients in place of the name.
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// The JSON Schema of the tool's arguments: an object schema (`"type": "object"`).
+    pub fn input_schema(mut self, schema: Value) -> Self {
+        self.input_schema = schema;
+        self
+    }
+
+    /// The input schema of `T`'s fields, as schemars derives it and attribute tools' are
+    /// shaped (inlined, with integer widths as bounds, closed with
+    /// `"additionalProperties": false` since [`Arguments::finish`] fails on names it does
+    /// not list): `T` is a struct.
+    ///
+    /// ```
+    /// /// The arguments of `greet`.
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Greet {
+    ///     /// Whom to greet.
+    ///     name: String,
+    /// }
+    ///
+    /// let tool = mcp_tool::RuntimeTool::new("greet", "Greets a person by name.")
+    ///     .input_schema_for::<Greet>();
+    /// # drop(tool);
+    /// ```
+    pub fn input_schema_for<T: JsonSchema>(self) -> Self {
+        let mut schema = schema_of::<T>();
+        // Closed, as an attribute tool's is: `Arguments::finish` fails on any other name.
+        if let Value::Object(object) = &mut schema {
+            object
+                .entry("additionalProperties")
+                .or_insert(Value::Bool(false));
+        }
+        self.input_schema(schema)
+    }
+
+    /// The JSON Schema of the tool's structured output: an object schema. A tool with
+    /// one returns a [`Structured`](crate::Structured) value, or a
+    /// [`ToolResult`](crate::model::ToolResult) with
+    /// [`with_structured`](crate::model::ToolResult::with_structured).
+    pub fn output_schema(mut self, schema: Value) -> Self {
+        self.output_schema = Some(schema);
+        self
+    }
+
+    /// The output schema of `T`, derived as [`input_schema_for`](Self::input_schema_for)
+    /// derives one.
+    pub fn output_schema_for<T: JsonSchema>(self) -> Self {
+        self.output_schema(schema_of::<T>())
+    }
+
+    /// Tells clients the tool changes nothing (`readOnlyHint`).
+    pub fn read_only(mut self, read_only: bool) -> Self {
+        self.annotations.read_only = Some(read_only);
+        self
+    }
+
+    /// Tells clients whether the tool may destroy data (`destructiveHint`).
+    pub fn destructive(mut self, destructive: bool) -> Self {
+        self.annotations.destructive = Some(destructive);
+        self
+    }
+
+    /// Tells clients whether calling the tool twice does what calling it once does
+    /// (`idempotentHint`).
+    pub fn idempotent(mut self, idempotent: bool) -> Self {
+        self.annotations.idempotent = Some(idempotent);
+        self
+    }
+
+    /// Tells clients whether the tool reaches outside the server (`openWorldHint`).
+    pub fn open_world(mut self, open_world: bool) -> Self {
+        self.annotations.open_world = Some(open_world);
+        self
+    }
+
+    /// Tags, listed under `_meta["mcp-tool/tags"]` as an attribute tool's are.
+    pub fn tags<I, S>(mut self, tags: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.tags = tags.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Fails a call that runs longer than `limit`, in place of the server's timeout.
+    pub fn timeout(mut self, limit: Duration) -> Self {
+        self.timeout = Some(limit);
+        self
+    }
+
+    /// What a call runs: an async function of the call's [`Arguments`], and of its
+    /// [`Context`] if it wants one (see [`RuntimeHandler`]), that returns content or a
+    /// [`ToolError`]. A panic in it fails the call, not the server.
+    ///
+    /// ```
+    /// use mcp_tool::{Arguments, Context, RuntimeTool, ToolError};
+    ///
+    /// // Without a `Context`: the call makes none.
+    /// let echo = RuntimeTool::new("echo", "Returns its text.").handler(|mut args: Arguments| async move {
+    ///     let text = args.required_str("text");
+    ///     args.finish()?;
+    ///     Ok::<_, ToolError>(text)
+    /// });
+    /// // With one: it reports progress, logs, notices cancellation.
+    /// let wait = RuntimeTool::new("wait", "Waits until cancelled.").handler(
+    ///     |args: Arguments, ctx: Context| async move {
+    ///         args.finish()?;
+    ///         ctx.cancelled().await;
+    ///         Ok::<_, ToolError>("cancelled")
+    ///     },
+    /// );
+    /// # drop((echo, wait));
+    /// ```
+    pub fn handler<T>(mut self, handler: impl RuntimeHandler<T>) -> Self {
+        self.handler = Some(handler.into_handler());
+        self
+    }
+
+    /// The tool as a server serves it, once checked; `timeout` is the server's.
+    pub(crate) fn build(self, timeout: Option<Duration>) -> Result<AddedTool, ServerError> {
+        let invalid = |problem: String| ServerError::InvalidTool {
+            name: self.name.clone(),
+            location: self.location(),
+            problem,
+        };
+        if let Some(problem) = name_problem(&self.name) {
+            return Err(invalid(problem));
+        }
+        if self.description.trim().is_empty() {
+            return Err(invalid(
+                "its description is empty: say what the tool does, with which inputs and \
+                 outputs"
+                    .to_owned(),
+            ));
+        }
+        let input_schema = object_schema(&self.input_schema)
+            .map_err(|kind| invalid(format!("its input schema is {kind}, {NOT_AN_OBJECT}")))?;
+        let output_schema = match &self.output_schema {
+            Some(schema) => Some(object_schema(schema).map_err(|kind| {
+                invalid(format!("its output schema is {kind}, {NOT_AN_OBJECT}"))
+            })?),
+            None => None,
+        };
+        let Some(handler) = self.handler.clone() else {
+            return Err(invalid(
+                "it has no handler: give it the function its calls run with `.handler(...)`"
+                    .to_owned(),
+            ));
+        };
+        let declared: Arc<[String]> = match input_schema.get("properties") {
+            Some(Value::Object(properties)) => properties.keys().cloned().collect(),
+            _ => Arc::from([]),
+        };
+        let annotations = &self.annotations;
+        let has_annotations = annotations.read_only.is_some()
+            || annotations.destructive.is_some()
+            || annotations.idempotent.is_some()
+            || annotations.open_world.is_some();
+        let meta = (!self.tags.is_empty()).then(|| {
+            let mut meta = Map::new();
+            meta.insert("mcp-tool/tags".to_owned(), self.tags.clone().into());
+            meta
+        });
+        let info = ToolInfo {
+            name: self.name.clone(),
+            title: self.title.clone(),
+            description: Some(self.description.clone()),
+            input_schema,
+            output_schema,
+            annotations: has_annotations.then(|| self.annotations.clone()),
+            icons: Vec::new(),
+            meta,
+        };
+        Ok(AddedTool {
+            name: intern(&self.name),
+            tool: bridge::sdk_tool(info),
+            timeout: self.timeout.or(timeout),
+            declared,
+            handler,
+            location: self.location(),
+        })
+    }
+}
+
+impl fmt::Debug for RuntimeTool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RuntimeTool")
+            .field("name", &self.name)
+            .field("location", &self.location())
+            .finish_non_exhaustive()
+    }
+}
+
+const NOT_AN_OBJECT: &str = "not a JSON Schema of an object: write one with \
+                             `\"type\": \"object\"` and the arguments under `\"properties\"`";
+
+/// A schema that describes an object, as MCP requires of tool schemas; else what it is.
+fn object_schema(schema: &Value) -> Result<Map<String, Value>, String> {
+    match schema {
+        Value::Object(object) => match object.get("type") {
+            Some(Value::String(kind)) if kind == "object" => Ok(object.clone()),
+            Some(other) => Err(format!("of type {other}")),
+            None => Err("without `\"type\"`".to_owned()),
+        },
+        Value::Null => Err("`null`".to_owned()),
+        Value::Bool(_) => Err("a boolean".to_owned()),
+        Value::Number(_) => Err("a number".to_owned()),
+        Value::String(_) => Err("a string".to_owned()),
+        Value::Array(_) => Err("an array".to_owned()),
+    }
+}
+
+/// The schema of `T`, shaped as attribute tools' schemas are.
+fn schema_of<T: JsonSchema>() -> Value {
+    let mut generator = schema::generator(schemars::generate::Contract::Deserialize);
+    let mut value = generator.root_schema_for::<T>().to_value();
+    schema::normalize(&mut value);
+    // The type's name is Rust's, not the tool's.
+    if let Value::Object(object) = &mut value {
+        object.remove("title");
+    }
+    value
+}
+
+/// What is wrong with a tool's name: the attribute's rule for a function's name.
+fn name_problem(name: &str) -> Option<String> {
+    let snake_case = name.starts_with(|c: char| c.is_ascii_lowercase())
+        && (name.chars()).all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+        && !name.contains("__")
+        && !name.ends_with('_');
+    if !snake_case {
+        let snake = to_snake_case(name);
+        let suggestion = if snake.is_empty() || snake == name {
+            String::new()
+        } else {
+            format!(": call it `{snake}`")
+        };
+        // The name is the program's, not a client's: shown whole.
+        return Some(format!(
+            "its name must be snake_case (lowercase letters, digits and `_`, starting with a \
+             letter), and `{name}` is not{suggestion}"
+        ));
+    }
+    (name.len() > MAX_NAME_LEN).then(|| {
+        format!(
+            "a tool's name has at most {MAX_NAME_LEN} characters, and `{name}` has {}: \
+             shorten it",
+            name.len()
+        )
+    })
+}
+
+/// `searchFiles` → `search_files`, `read-file` → `read_file`.
+fn to_snake_case(name: &str) -> String {
+    let mut snake = String::with_capacity(name.len() + 4);
+    for c in name.chars() {
+        let c = if c.is_ascii_alphanumeric() { c } else { '_' };
+        if c.is_ascii_uppercase() && !snake.is_empty() && !snake.ends_with('_') {
+            snake.push('_');
+        }
+        if c == '_' && (snake.is_empty() || snake.ends_with('_')) {
+            continue;
+        }
+        snake.push(c.to_ascii_lowercase());
+    }
+    snake.trim_end_matches('_').to_owned()
+}
+
+/// The name as a `&'static str`, which a call's [`Context`] gives: each distinct name is
+/// kept once for the life of the process, however often a tool of that name is added.
+fn intern(name: &str) -> &'static str {
+    static NAMES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
+    let mut names = NAMES
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(known) = names.get(name) {
+        return known;
+    }
+    let leaked: &'static str = Box::leak(name.to_owned().into_boxed_str());
+    names.insert(leaked);
+    leaked
+}
+
+/// A tool defined at run time, checked and ready to serve.
+pub(crate) struct AddedTool {
+    pub(crate) name: &'static str,
+    /// What `tools/list` sends.
+    pub(crate) tool: Tool,
+    pub(crate) timeout: Option<Duration>,
+    /// The properties of its input schema.
+    declared: Arc<[String]>,
+    handler: Handler,
+    /// Where it was made, as `file:line`.
+    pub(crate) location: String,
+}
+
+impl AddedTool {
+    /// Starts a call, taking its arguments: the handler's future, with its panics caught;
+    /// faults its arguments recorded and no `finish` reported fail the call as argument
+    /// errors. The arguments are shared into `taken`, for the log if the call fails (the
+    /// future, large, is returned alone, so that it is built where the caller keeps it).
+    pub(crate) fn start(
+        &self,
+        input: &mut CallInput<'_>,
+        taken: &mut Option<Arc<CallArguments>>,
+    ) -> ToolFuture {
+        let args = Arguments::for_call(input.take_args(), Arc::clone(&self.declared));
+        *taken = Some(args.call());
+        (self.handler)(args, input)
+    }
+}
+
+/// A run-time tool's call, ended: argument faults first, whatever the handler returned.
+fn outcome<R: IntoContent>((reply, call): (Result<R, ToolError>, Arc<CallArguments>)) -> Outcome {
+    if let Some(errors) = call.unreported() {
+        return Err(Failure::Arguments(errors));
+    }
+    match reply {
+        Ok(result) => result.into_reply(),
+        Err(error) => Err(match error.into_arguments() {
+            Ok(errors) => Failure::Arguments(errors),
+            Err(error) => Failure::Tool(error),
+        }),
+    }
+}
+
+impl fmt::Debug for AddedTool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AddedTool")
+            .field("name", &self.name)
+            .field("location", &self.location)
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_snake_case() {
+        assert_eq!(name_problem("search_files"), None);
+        assert_eq!(name_problem("find2"), None);
+        let rule = "its name must be snake_case (lowercase letters, digits and `_`, starting \
+                    with a letter)";
+        for (bad, told) in [
+            (
+                "searchFiles",
+                ", and `searchFiles` is not: call it `search_files`",
+            ),
+            ("Search", ", and `Search` is not: call it `search`"),
+            ("read-file", ", and `read-file` is not: call it `read_file`"),
+            ("a__b", ", and `a__b` is not: call it `a_b`"),
+            ("a_", ", and `a_` is not: call it `a`"),
+            ("_a", ", and `_a` is not: call it `a`"),
+            ("2a", ", and `2a` is not"),
+            ("", ", and `` is not"),
+        ] {
+            assert_eq!(name_problem(bad), Some(format!("{rule}{told}")), "{bad}");
+        }
+        let long = "a".repeat(MAX_NAME_LEN + 1);
+        assert_eq!(name_problem(&long[..MAX_NAME_LEN]), None);
+        assert_eq!(
+            name_problem(&long),
+            Some(format!(
+                "a tool's name has at most 128 characters, and `{long}` has 129: shorten it"
+            ))
+        );
+        assert_eq!(to_snake_case("searchFiles"), "search_files");
+        assert_eq!(to_snake_case("read-file"), "read_file");
+        assert_eq!(to_snake_case("a__b_"), "a_b");
+    }
+
+    #[test]
+    fn a_name_is_kept_once() {
+        assert!(std::ptr::eq(intern("same_name"), intern("same_name")));
+    }
+}

@@ -1,0 +1,543 @@
+//! The server builder: which tools, with which options; `build` validates them once.
+
+use std::time::Duration;
+
+use rmcp::model::{
+    Implementation, PromptsCapability, ResourcesCapability, ServerCapabilities, ServerConfig,
+};
+use tokio::sync::Semaphore;
+
+use crate::outcome::error::ServerError;
+use crate::outcome::failure_report::Detail;
+#[cfg(feature = "http")]
+use crate::protocol::http as http_service;
+use crate::registry::prompt::{self, PromptEntry};
+use crate::registry::resource::{self, ResourceEntry};
+use crate::registry::runtime_tool::RuntimeTool;
+use crate::registry::tool::{self as registry, ToolEntry};
+use crate::server::catalog::Catalog;
+use crate::server::settings::Settings;
+use crate::server::tool_server::ToolServer;
+
+mod checks;
+
+use checks::{check_states, check_unique};
+
+/// Builds an MCP server from registered tools.
+///
+/// ```no_run
+/// # async fn run() -> Result<(), mcp_tool::ServerError> {
+/// mcp_tool::Server::from_registry("file-search", "1.0.0")
+///     .instructions("Search files under the root with a filter.")
+///     .serve_stdio()
+///     .await
+/// # }
+/// ```
+#[derive(Debug)]
+#[must_use = "a server does nothing until it is served"]
+pub struct Server {
+    name: String,
+    version: String,
+    instructions: Option<String>,
+    entries: Vec<&'static ToolEntry>,
+    prompts: Vec<&'static PromptEntry>,
+    resources: Vec<&'static ResourceEntry>,
+    only: Option<Vec<String>>,
+    with_tags: Option<Vec<String>>,
+    without_tags: Vec<String>,
+    from_registry: bool,
+    settings: Settings,
+    /// Tools defined at run time, added when the server is built.
+    added: Vec<RuntimeTool>,
+}
+
+impl Server {
+    /// A server over every tool registered with `#[mcp_tool]` in this program.
+    ///
+    /// ```standalone_crate
+    /// # /// Returns its input unchanged.
+    /// # #[mcp_tool::mcp_tool]
+    /// # fn echo(text: String) -> String { text }
+    /// let server = mcp_tool::Server::from_registry("echo", "1.0.0").build()?;
+    /// # drop(server);
+    /// # Ok::<(), mcp_tool::ServerError>(())
+    /// ```
+    pub fn from_registry(name: impl Into<String>, version: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            version: version.into(),
+            instructions: None,
+            entries: registry::registered(),
+            prompts: prompt::registered_prompts(),
+            resources: resource::registered_resources(),
+            only: None,
+            with_tags: None,
+            without_tags: Vec::new(),
+            from_registry: true,
+            settings: Settings::default(),
+            added: Vec::new(),
+        }
+    }
+
+    /// A server over the given tools only.
+    ///
+    /// ```standalone_crate
+    /// # /// Returns its input unchanged.
+    /// # #[mcp_tool::mcp_tool]
+    /// # fn echo(text: String) -> String { text }
+    /// let echo = mcp_tool::registered().into_iter().filter(|tool| tool.name() == "echo");
+    /// let server = mcp_tool::Server::from_tools("echo", "1.0.0", echo).build()?;
+    /// # drop(server);
+    /// # Ok::<(), mcp_tool::ServerError>(())
+    /// ```
+    pub fn from_tools(
+        name: impl Into<String>,
+        version: impl Into<String>,
+        tools: impl IntoIterator<Item = &'static ToolEntry>,
+    ) -> Self {
+        Self {
+            entries: tools.into_iter().collect(),
+            prompts: Vec::new(),
+            resources: Vec::new(),
+            from_registry: false,
+            ..Self::from_registry(name, version)
+        }
+    }
+
+    /// Instructions for the client on how to use this server's tools.
+    ///
+    /// ```
+    /// let server = mcp_tool::Server::from_registry("file-search", "1.0.0")
+    ///     .instructions("Call `list_attributes` before writing a `search` filter.");
+    /// # drop(server);
+    /// ```
+    pub fn instructions(mut self, instructions: impl Into<String>) -> Self {
+        self.instructions = Some(instructions.into());
+        self
+    }
+
+    /// Hides the text of internal errors and panics from clients: they read only
+    /// ``tool `name` failed: internal error (error id …)``, and the log record with
+    /// the detail carries the same id. Messages of [`ToolError`](crate::ToolError)s
+    /// and argument errors, written for the model, still pass (masked).
+    ///
+    /// ```
+    /// let server = mcp_tool::Server::from_registry("billing", "1.0.0").hide_internal_errors(true);
+    /// # drop(server);
+    /// ```
+    pub fn hide_internal_errors(mut self, hide: bool) -> Self {
+        self.settings.detail = if hide { Detail::Hidden } else { Detail::Masked };
+        self
+    }
+
+    /// Fails a call that runs longer than `limit`. An async tool's future is dropped
+    /// then; a sync tool runs on its own thread, which cannot be stopped: it runs to
+    /// its end and its result is dropped. A tool's own `#[mcp_tool(timeout = "...")]`
+    /// takes its place for that tool, shorter or longer.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    ///
+    /// let server = mcp_tool::Server::from_registry("search", "1.0.0").timeout(Duration::from_secs(30));
+    /// # drop(server);
+    /// ```
+    pub fn timeout(mut self, limit: Duration) -> Self {
+        self.settings.timeout = Some(limit);
+        self
+    }
+
+    /// Runs at most `calls` tool calls at once, over every session; a call beyond them
+    /// waits its turn, in the order calls arrived, and is not refused. A call holds its
+    /// turn until its tool ends, runs out of time or is cancelled; its time limit starts
+    /// with its turn. Calls whose arguments fail, and calls of unknown tools, never
+    /// wait. Without it, calls run as they come.
+    ///
+    /// ```
+    /// let server = mcp_tool::Server::from_registry("search", "1.0.0").max_concurrent_calls(8);
+    /// # drop(server);
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If `calls` is zero, which would let no call run, or above tokio's limit of
+    /// permits (`usize::MAX >> 3`).
+    pub fn max_concurrent_calls(mut self, calls: usize) -> Self {
+        assert!(
+            calls > 0 && calls <= Semaphore::MAX_PERMITS,
+            "max_concurrent_calls must be between 1 and {}, not {calls}",
+            Semaphore::MAX_PERMITS
+        );
+        self.settings.max_calls = Some(calls);
+        self
+    }
+
+    /// The longest message a client may send, in bytes; 4 MiB unless set. A longer one
+    /// is answered with an error and skipped as it arrives, never held whole, and the
+    /// session goes on.
+    ///
+    /// ```
+    /// let server = mcp_tool::Server::from_registry("upload", "1.0.0").max_message_size(32 << 20);
+    /// # drop(server);
+    /// ```
+    pub fn max_message_size(mut self, bytes: usize) -> Self {
+        self.settings.limits.max_message = bytes;
+        self
+    }
+
+    /// How long calls still running when the client closes its input may take to
+    /// finish, so that their replies are written; 30 s unless set. Calls still running
+    /// after it end without a reply, and the log says how many.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    ///
+    /// let server = mcp_tool::Server::from_registry("search", "1.0.0").shutdown_grace(Duration::from_secs(5));
+    /// # drop(server);
+    /// ```
+    pub fn shutdown_grace(mut self, grace: Duration) -> Self {
+        self.settings.limits.grace = grace;
+        self
+    }
+
+    /// Serves HTTP statelessly: no session is kept between requests, and each request
+    /// gets one JSON response (or an SSE stream when its tool sends notifications first),
+    /// so that any replica behind a load balancer can answer any request. Off unless
+    /// set: sessions are kept, each with its own `logging/setLevel` and its stream of
+    /// server messages. (Clients of protocol 2026-07-28 are always served statelessly.)
+    ///
+    /// ```no_run
+    /// # async fn run() -> Result<(), mcp_tool::ServerError> {
+    /// mcp_tool::Server::from_registry("search", "1.0.0")
+    ///     .stateless(true)
+    ///     .serve_http("127.0.0.1:8000")
+    ///     .await
+    /// # }
+    /// ```
+    #[cfg(feature = "http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+    pub fn stateless(mut self, stateless: bool) -> Self {
+        self.settings.http.stateless = stateless;
+        self
+    }
+
+    /// The `Host` header values HTTP requests may carry, as host names or `host:port`;
+    /// any other gets `403 Forbidden`. Unless set, only loopback names are accepted
+    /// (`localhost`, `127.0.0.1`, `::1`): a web page that points its own domain name at
+    /// 127.0.0.1 (DNS rebinding) cannot reach a server on a developer's machine. A
+    /// server that others reach by name lists that name.
+    ///
+    /// ```
+    /// let server = mcp_tool::Server::from_registry("search", "1.0.0")
+    ///     .allowed_hosts(["mcp.example.com", "localhost"]);
+    /// # drop(server);
+    /// ```
+    #[cfg(feature = "http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+    pub fn allowed_hosts<I, S>(mut self, hosts: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.settings.http.allowed_hosts = hosts.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Accepts HTTP requests whatever their `Host` header: for a server behind a proxy
+    /// that checks it already. See [`allowed_hosts`](Self::allowed_hosts) for why the
+    /// check exists.
+    ///
+    /// ```
+    /// let server = mcp_tool::Server::from_registry("search", "1.0.0").allow_any_host();
+    /// # drop(server);
+    /// ```
+    #[cfg(feature = "http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+    pub fn allow_any_host(mut self) -> Self {
+        self.settings.http.allowed_hosts.clear();
+        self
+    }
+
+    /// Gives every tool that asks for a [`State<T>`](crate::State) this value, shared by
+    /// every call (a value given twice replaces the first). A tool that asks for a type
+    /// never given fails [`build`](Self::build).
+    ///
+    /// ```standalone_crate
+    /// use mcp_tool::{State, mcp_tool};
+    ///
+    /// struct Config {
+    ///     greeting: String,
+    /// }
+    ///
+    /// /// Greets a person by name, with the server's greeting.
+    /// #[mcp_tool]
+    /// fn greet(config: State<Config>, name: String) -> String {
+    ///     format!("{}, {name}", config.greeting)
+    /// }
+    ///
+    /// let server = mcp_tool::Server::from_registry("greeter", "1.0.0")
+    ///     .state(Config { greeting: "Hello".into() })
+    ///     .build()?;
+    /// # drop(server);
+    /// let missing = mcp_tool::Server::from_registry("greeter", "1.0.0").build();
+    /// assert!(matches!(missing, Err(mcp_tool::ServerError::MissingState { .. })));
+    /// # Ok::<(), mcp_tool::ServerError>(())
+    /// ```
+    pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> Self {
+        self.settings.state.insert(value);
+        self
+    }
+
+    /// Serves only the tools with these names; naming a tool that does not exist
+    /// is an error when the server is built.
+    ///
+    /// ```standalone_crate
+    /// # /// Returns its input unchanged.
+    /// # #[mcp_tool::mcp_tool]
+    /// # fn echo(text: String) -> String { text }
+    /// let server = mcp_tool::Server::from_registry("echo", "1.0.0").only(["echo"]).build()?;
+    /// # drop(server);
+    ///
+    /// let unknown = mcp_tool::Server::from_registry("echo", "1.0.0").only(["ecko"]).build();
+    /// assert!(unknown.unwrap_err().to_string().contains("did you mean `echo`?"));
+    /// # Ok::<(), mcp_tool::ServerError>(())
+    /// ```
+    pub fn only<I, S>(mut self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.only = Some(names.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Serves only the tools that carry at least one of these tags
+    /// (`#[mcp_tool(tags = [...])]`); naming a tag no tool carries is an error when the
+    /// server is built. With [`only`](Self::only), a tool must pass both.
+    ///
+    /// ```standalone_crate
+    /// /// Finds files whose name matches a pattern.
+    /// #[mcp_tool::mcp_tool(tags = ["files", "read"])]
+    /// fn find(pattern: String) -> Vec<String> { vec![pattern] }
+    ///
+    /// /// Deletes one file.
+    /// #[mcp_tool::mcp_tool(tags = ["files", "write"])]
+    /// fn delete(path: String) -> String { path }
+    ///
+    /// let server = mcp_tool::Server::from_registry("files", "1.0.0").with_tags(["read"]).build()?;
+    /// assert_eq!(server.tools().len(), 1);
+    /// # Ok::<(), mcp_tool::ServerError>(())
+    /// ```
+    pub fn with_tags<I, S>(mut self, tags: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.with_tags = Some(tags.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Leaves out the tools that carry any of these tags; naming a tag no tool carries
+    /// is an error when the server is built.
+    ///
+    /// ```standalone_crate
+    /// /// Finds files whose name matches a pattern.
+    /// #[mcp_tool::mcp_tool(tags = ["files", "read"])]
+    /// fn find(pattern: String) -> Vec<String> { vec![pattern] }
+    ///
+    /// /// Deletes one file.
+    /// #[mcp_tool::mcp_tool(tags = ["files", "write"])]
+    /// fn delete(path: String) -> String { path }
+    ///
+    /// let read_only = mcp_tool::Server::from_registry("files", "1.0.0").without_tags(["write"]);
+    /// assert_eq!(read_only.build()?.tools()[0].name, "find");
+    /// # Ok::<(), mcp_tool::ServerError>(())
+    /// ```
+    pub fn without_tags<I, S>(mut self, tags: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.without_tags.extend(tags.into_iter().map(Into::into));
+        self
+    }
+
+    /// Serves a tool defined at run time as well (see [`RuntimeTool`]), checked when the
+    /// server is built: a tool that fails the checks, or that has the name of another,
+    /// fails [`build`](Self::build). `only` and the tag filters leave it in.
+    ///
+    /// ```standalone_crate
+    /// use mcp_tool::{Arguments, Context, RuntimeTool, ToolError};
+    ///
+    /// let hello = RuntimeTool::new("hello", "Returns a greeting.")
+    ///     .handler(|_args: Arguments, _ctx: Context| async { Ok::<_, ToolError>("hello") });
+    /// let server = mcp_tool::Server::from_registry("hello", "1.0.0").tool(hello).build()?;
+    /// assert_eq!(server.tools()[0].name, "hello");
+    ///
+    /// let bad = RuntimeTool::new("Hello", "Returns a greeting.");
+    /// let error = mcp_tool::Server::from_registry("hello", "1.0.0").tool(bad).build().unwrap_err();
+    /// assert!(error.to_string().contains("its name must be snake_case"));
+    /// # Ok::<(), mcp_tool::ServerError>(())
+    /// ```
+    pub fn tool(mut self, tool: RuntimeTool) -> Self {
+        self.added.push(tool);
+        self
+    }
+
+    /// Validates the tools and computes every schema, once: two tools with one name, or
+    /// no tools at all, are an error that says what to do.
+    ///
+    /// ```standalone_crate
+    /// # /// Returns its input unchanged.
+    /// # #[mcp_tool::mcp_tool]
+    /// # fn echo(text: String) -> String { text }
+    /// let server = mcp_tool::Server::from_registry("echo", "1.0.0").build()?;
+    /// # drop(server);
+    /// # Ok::<(), mcp_tool::ServerError>(())
+    /// ```
+    pub fn build(self) -> Result<ToolServer, ServerError> {
+        crate::outcome::panics::install_hook();
+        let entries = self.selected()?;
+        check_unique(&entries, &self.prompts, &self.resources)?;
+        check_states(
+            &entries,
+            &self.prompts,
+            &self.resources,
+            &self.settings.state,
+        )?;
+        let catalog = Catalog::new(self.prompts, self.resources)?;
+        // Logging is deprecated by SEP-2577 (protocol 2026-07-28); earlier clients use it.
+        #[allow(deprecated)]
+        let mut capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tool_list_changed()
+            .enable_logging()
+            .build();
+        // Only what the server has: no `prompts` without prompts.
+        if !catalog.prompts.is_empty() {
+            capabilities.prompts = Some(PromptsCapability::default());
+        }
+        if !catalog.resources.is_empty() {
+            let mut resources = ResourcesCapability::default();
+            resources.subscribe = Some(true);
+            capabilities.resources = Some(resources);
+        }
+        if catalog.completes() {
+            capabilities.completions = Some(Default::default());
+        }
+        let mut info = ServerConfig::new(capabilities)
+            .with_server_info(Implementation::new(self.name, self.version));
+        if let Some(instructions) = self.instructions {
+            info = info.with_instructions(instructions);
+        }
+        let server = ToolServer::new(entries, catalog, info, self.settings);
+        for tool in self.added {
+            server.add_tool(tool)?;
+        }
+        Ok(server)
+    }
+
+    /// Builds the server and serves it over stdin and stdout until the client leaves,
+    /// from a program that runs its own async runtime. Unless the program has set up
+    /// logging, it is set up as [`logging::init`](crate::outcome::logging::init) does it.
+    ///
+    /// ```no_run
+    /// #[tokio::main]
+    /// async fn main() -> Result<(), mcp_tool::ServerError> {
+    ///     mcp_tool::Server::from_registry("line-counter", env!("CARGO_PKG_VERSION"))
+    ///         .serve_stdio()
+    ///         .await
+    /// }
+    /// ```
+    pub async fn serve_stdio(self) -> Result<(), ServerError> {
+        crate::outcome::logging::init_unless_set();
+        let (name, version) = (self.name.clone(), self.version.clone());
+        let server = self.build()?;
+        tracing::info!(server = %name, version = %version, "serving over stdio");
+        server.serve_stdio().await
+    }
+
+    /// Builds the server and serves it over stdin and stdout until the client leaves, on
+    /// an async runtime of its own: a plain `fn main` can serve, and the program's
+    /// `Cargo.toml` need not name `tokio`. Async tools run on that runtime's one thread,
+    /// plain `fn` tools on its blocking thread pool, as with
+    /// [`serve_stdio`](Self::serve_stdio), which it calls.
+    ///
+    /// ```no_run
+    /// fn main() -> Result<(), mcp_tool::ServerError> {
+    ///     mcp_tool::Server::from_registry("line-counter", env!("CARGO_PKG_VERSION")).run_stdio()
+    /// }
+    /// ```
+    pub fn run_stdio(self) -> Result<(), ServerError> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(ServerError::Runtime)?;
+        let served = runtime.block_on(self.serve_stdio());
+        // A sync tool past its timeout may still run: the process ends without it.
+        runtime.shutdown_background();
+        served
+    }
+
+    /// Builds the server and serves Streamable HTTP at `http://ADDRESS/mcp` until Ctrl-C
+    /// or SIGTERM, from a program that runs its own async runtime; then takes no new
+    /// request and gives the running ones the [`shutdown_grace`](Self::shutdown_grace)
+    /// to finish. It prints the address it serves at on stderr. Bind to `127.0.0.1`
+    /// (the loopback interface) unless clients on other machines must reach it, and
+    /// then list the names they use with [`allowed_hosts`](Self::allowed_hosts).
+    ///
+    /// ```no_run
+    /// #[tokio::main]
+    /// async fn main() -> Result<(), mcp_tool::ServerError> {
+    ///     mcp_tool::Server::from_registry("line-counter", env!("CARGO_PKG_VERSION"))
+    ///         .serve_http("127.0.0.1:8000")
+    ///         .await
+    /// }
+    /// ```
+    #[cfg(feature = "http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+    pub async fn serve_http(self, address: &str) -> Result<(), ServerError> {
+        crate::outcome::logging::init_unless_set();
+        let name = self.name.clone();
+        let stateless = self.settings.http.stateless;
+        let server = self.build()?;
+        let listener = tokio::net::TcpListener::bind(address)
+            .await
+            .map_err(|source| ServerError::Bind {
+                address: address.to_owned(),
+                source,
+            })?;
+        let local = listener
+            .local_addr()
+            .map_err(|e| ServerError::Transport(e.to_string()))?;
+        let mode = if stateless {
+            "stateless"
+        } else {
+            "with sessions"
+        };
+        eprintln!("{name}: serving MCP over HTTP ({mode}) at http://{local}/mcp; Ctrl-C stops");
+        server
+            .serve_http(listener, http_service::shutdown_signal())
+            .await
+    }
+
+    /// [`serve_http`](Self::serve_http) on an async runtime of its own, with a worker
+    /// thread per core: a plain `fn main` can serve HTTP.
+    ///
+    /// ```no_run
+    /// fn main() -> Result<(), mcp_tool::ServerError> {
+    ///     mcp_tool::Server::from_registry("line-counter", env!("CARGO_PKG_VERSION"))
+    ///         .run_http("127.0.0.1:8000")
+    /// }
+    /// ```
+    #[cfg(feature = "http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+    pub fn run_http(self, address: &str) -> Result<(), ServerError> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .map_err(ServerError::Runtime)?;
+        let served = runtime.block_on(self.serve_http(address));
+        runtime.shutdown_background();
+        served
+    }
+}

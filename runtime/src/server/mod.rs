@@ -1,0 +1,18 @@
+//! The server: what it serves, and each request answered from it.
+//!
+//! **Enters:** a request in this crate's types (a tool's name and arguments, a prompt,
+//! a resource URI). **Leaves:** the answer, a [`ToolResult`](crate::model::ToolResult)
+//! or a [`CallError`](crate::CallError). Holds the lists computed once at start-up, finds
+//! the tool, and drives the call: its concurrency limit, time limit and cancellation.
+//! **May import:** [`registry`](crate::registry), [`call`](crate::call),
+//! [`outcome`](crate::outcome), [`model`](crate::model).
+
+pub(crate) mod builder;
+pub(crate) mod catalog;
+pub(crate) mod driver;
+pub(crate) mod invoke;
+pub(crate) mod prompt_set;
+pub(crate) mod resource_set;
+pub(crate) mod settings;
+pub(crate) mod tool_list;
+pub(crate) mod tool_server;

@@ -1,0 +1,183 @@
+//! A server's resources, built once: their listings, the lookup of a requested URI
+//! (a fixed URI first, then each template), its reading and the completion of template
+//! variables.
+
+use serde_json::{Map, Value};
+
+use crate::call::text_arguments;
+use crate::model::{Completion, ResourceContents, ResourceInfo, ResourceTemplateInfo};
+use crate::outcome::error::{CallError, INVALID_PARAMS, ServerError};
+use crate::outcome::failure_report::Subject;
+use crate::outcome::masking;
+use crate::registry::completion;
+use crate::registry::resource::{Address, ResourceEntry};
+use crate::registry::uri_template::UriTemplate;
+use crate::server::invoke::{self, Scope};
+
+/// Every resource a server offers.
+#[derive(Debug, Default)]
+pub(crate) struct Resources {
+    /// Sorted by URI.
+    fixed: Vec<&'static ResourceEntry>,
+    templates: Vec<BuiltTemplate>,
+    infos: Vec<ResourceInfo>,
+    template_infos: Vec<ResourceTemplateInfo>,
+}
+
+#[derive(Debug)]
+struct BuiltTemplate {
+    entry: &'static ResourceEntry,
+    template: UriTemplate,
+    /// For each parameter, whether its text is read as JSON.
+    as_json: Vec<bool>,
+}
+
+/// The longest part of a requested URI that messages and logs show.
+const SHOWN_URI_CHARS: usize = 256;
+
+impl Resources {
+    pub(crate) fn new(mut entries: Vec<&'static ResourceEntry>) -> Result<Self, ServerError> {
+        // By URI: looked up by halves, and listed in that order.
+        entries.sort_by_key(|entry| entry.uri());
+        let mut resources = Self::default();
+        for entry in entries {
+            let spec = entry.spec();
+            match spec.address {
+                Address::Uri(uri) => {
+                    resources.infos.push(ResourceInfo {
+                        uri: uri.to_owned(),
+                        name: spec.name.to_owned(),
+                        title: spec.title.map(str::to_owned),
+                        description: Some(spec.description.to_owned()),
+                        mime_type: spec.mime_type.map(str::to_owned),
+                    });
+                    resources.fixed.push(entry);
+                }
+                Address::Template(source) => {
+                    let template = UriTemplate::parse(source).map_err(|problem| {
+                        ServerError::InvalidTemplate {
+                            template: source.to_owned(),
+                            location: entry.location(),
+                            problem,
+                        }
+                    })?;
+                    resources.template_infos.push(ResourceTemplateInfo {
+                        uri_template: source.to_owned(),
+                        name: spec.name.to_owned(),
+                        title: spec.title.map(str::to_owned),
+                        description: Some(spec.description.to_owned()),
+                        mime_type: spec.mime_type.map(str::to_owned),
+                    });
+                    resources.templates.push(BuiltTemplate {
+                        entry,
+                        template,
+                        as_json: text_arguments::parsed_as_json(spec.params),
+                    });
+                }
+            }
+        }
+        Ok(resources)
+    }
+
+    pub(crate) fn infos(&self) -> &[ResourceInfo] {
+        &self.infos
+    }
+
+    pub(crate) fn template_infos(&self) -> &[ResourceTemplateInfo] {
+        &self.template_infos
+    }
+
+    /// The fixed resources, in the order of [`infos`](Self::infos).
+    pub(crate) fn fixed_entries(&self) -> impl Iterator<Item = &'static ResourceEntry> + '_ {
+        self.fixed.iter().copied()
+    }
+
+    /// The templates, in the order of [`template_infos`](Self::template_infos).
+    pub(crate) fn template_entries(&self) -> impl Iterator<Item = &'static ResourceEntry> + '_ {
+        self.templates.iter().map(|template| template.entry)
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.fixed.is_empty() && self.templates.is_empty()
+    }
+
+    /// Whether any template variable has a completion function.
+    pub(crate) fn complete_any(&self) -> bool {
+        (self.templates.iter()).any(|t| !t.entry.spec().completions.is_empty())
+    }
+
+    /// Reads the resource at `uri`.
+    pub(crate) async fn read(
+        &self,
+        uri: &str,
+        scope: Scope<'_>,
+    ) -> Result<Vec<ResourceContents>, CallError> {
+        let shown = clipped(uri);
+        let subject = Subject::Resource(&shown);
+        if let Ok(found) = self.fixed.binary_search_by(|entry| entry.uri().cmp(uri)) {
+            let spec = self.fixed[found].spec();
+            let reply = invoke::run(subject, spec.name, spec.call, Map::new(), scope).await?;
+            return Ok(reply.into_contents(uri, spec.mime_type));
+        }
+        for template in &self.templates {
+            let Some(bound) = template.template.matches(uri) else {
+                continue;
+            };
+            let spec = template.entry.spec();
+            let arguments: Map<String, Value> = (bound.into_iter())
+                .map(|(name, text)| (name.to_owned(), Value::String(text)))
+                .collect();
+            let arguments = text_arguments::typed(arguments, spec.params, &template.as_json);
+            let reply = invoke::run(subject, spec.name, spec.call, arguments, scope).await?;
+            return Ok(reply.into_contents(uri, spec.mime_type));
+        }
+        Err(not_found(&shown))
+    }
+
+    /// The suggestions for the variable `argument` of `template`, typed as far as `prefix`.
+    pub(crate) fn complete(
+        &self,
+        template: &str,
+        argument: &str,
+        prefix: &str,
+    ) -> Result<Completion, CallError> {
+        match (self.templates.iter()).find(|t| t.template.source() == template) {
+            Some(found) => Ok(completion::complete(
+                found.entry.spec().completions,
+                argument,
+                prefix,
+            )),
+            None => Err(CallError::Protocol {
+                code: INVALID_PARAMS,
+                message: masking::mask_failure(&format!(
+                    "no resource template is `{}`: `resources/templates/list` lists them",
+                    clipped(template)
+                ))
+                .into_owned(),
+                data: None,
+            }),
+        }
+    }
+}
+
+/// An unknown URI: invalid params with the URI in `data` (SEP-2164), credentials masked.
+#[cold]
+fn not_found(shown: &str) -> CallError {
+    let masked = masking::mask_credentials(shown);
+    CallError::Protocol {
+        code: INVALID_PARAMS,
+        message: masking::mask_failure(&format!(
+            "resource not found: no resource of this server is at `{shown}`; \
+             `resources/list` and `resources/templates/list` name the ones it has"
+        ))
+        .into_owned(),
+        data: Some(serde_json::json!({ "uri": masked })),
+    }
+}
+
+fn clipped(uri: &str) -> String {
+    match uri.char_indices().nth(SHOWN_URI_CHARS) {
+        Some((end, _)) => format!("{}…", &uri[..end]),
+        None => uri.to_owned(),
+    }
+}

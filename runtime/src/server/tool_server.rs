@@ -1,0 +1,594 @@
+//! A built server: every tool's listing computed once and shared by every session,
+//! the lookup of a called tool, and `rmcp`'s `ServerHandler` over them.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use rmcp::ServiceExt;
+use rmcp::model::{ServerConfig, Tool};
+use serde_json::Value;
+use tokio::sync::Semaphore;
+
+use crate::call::arguments::CallArguments;
+use crate::call::future::{CallInput, Outcome, ToolFuture};
+use crate::call::schema;
+use crate::call::session::Request;
+use crate::call::state::StateMap;
+use crate::model::{
+    Content, Icon, PromptInfo, PromptResult, ResourceContents, ResourceInfo, ResourceTemplateInfo,
+    ToolAnnotations, ToolInfo, ToolResult,
+};
+use crate::outcome::error::{CallError, INTERNAL_ERROR, ServerError};
+use crate::outcome::failure::Failure;
+use crate::outcome::failure_report::{self, Detail, Subject};
+use crate::outcome::log_filter::LogFilter;
+use crate::outcome::masking;
+use crate::outcome::output::ToolReply;
+use crate::outcome::suggest;
+use crate::protocol::bridge;
+use crate::protocol::lines::{Limits, LineTransport};
+use crate::registry::runtime_tool::{AddedTool, RuntimeTool};
+use crate::registry::tool::ToolEntry;
+use crate::server::catalog::Catalog;
+use crate::server::driver;
+use crate::server::invoke::Scope;
+#[cfg(feature = "http")]
+use crate::server::settings::HttpOptions;
+use crate::server::settings::Settings;
+
+use crate::server::tool_list::{Built, Slot, ToolList, position_by_name};
+
+/// A built server: the tool list computed once, shared by every session.
+///
+/// Serve it with [`serve_stdio`](Self::serve_stdio) or
+/// [`serve_lines`](Self::serve_lines); call its tools directly with
+/// [`call`](Self::call).
+///
+/// It implements `rmcp`'s `ServerHandler`
+/// (`mcp_tool::rmcp::ServerHandler`, with the feature `rmcp`), so a program may hand it to a
+/// transport of rmcp's that mcp-tool does not wrap; that use is outside this crate's
+/// compatibility promise, as everything under `mcp_tool::rmcp` is.
+#[derive(Clone, Debug)]
+pub struct ToolServer {
+    pub(crate) shared: Arc<Shared>,
+    /// The session's `logging/setLevel`; each session served gets its own.
+    pub(crate) log_filter: LogFilter,
+    /// Which session this is, for its subscriptions to resources.
+    pub(crate) session: u64,
+}
+
+#[derive(Debug)]
+pub(crate) struct Shared {
+    pub(crate) info: ServerConfig,
+    pub(crate) tools: Vec<BuiltTool>,
+    /// Tool names with their position in `tools`, sorted by name.
+    pub(crate) index: Vec<(&'static str, usize)>,
+    /// The tools listed now: `tools` until one is added or removed.
+    pub(crate) list: ToolList,
+    pub(crate) detail: Detail,
+    /// The server's time limit for a call, which prompts and resources keep to.
+    pub(crate) timeout: Option<Duration>,
+    pub(crate) limits: Limits,
+    pub(crate) state: StateMap,
+    /// The prompts and the resources.
+    pub(crate) catalog: Catalog,
+    /// The id of the last session begun.
+    pub(crate) sessions: AtomicU64,
+    /// `max_concurrent_calls`: a permit for each call a tool runs; `None` without a limit.
+    pub(crate) calls: Option<Semaphore>,
+    #[cfg(feature = "http")]
+    http: HttpOptions,
+}
+
+#[derive(Debug)]
+pub(crate) struct BuiltTool {
+    entry: &'static ToolEntry,
+    tool: Tool,
+    wrap_output: bool,
+    /// The tool's own `timeout`, else the server's.
+    timeout: Option<Duration>,
+}
+
+impl BuiltTool {
+    fn new(entry: &'static ToolEntry, server_timeout: Option<Duration>) -> Self {
+        let spec = entry.spec();
+        let (output_schema, wrap_output) =
+            match schema::output_schema(spec.output_schema, spec.schema) {
+                Some((output, wrap)) => (Some(output), wrap),
+                None => (None, false),
+            };
+        let has_annotations = spec.read_only.is_some()
+            || spec.destructive.is_some()
+            || spec.idempotent.is_some()
+            || spec.open_world.is_some();
+        let info = ToolInfo {
+            name: spec.name.to_owned(),
+            title: spec.title.map(str::to_owned),
+            description: Some(spec.description.to_owned()),
+            input_schema: schema::input_schema(spec.params, spec.schema),
+            output_schema,
+            annotations: has_annotations.then_some(ToolAnnotations {
+                title: None,
+                read_only: spec.read_only,
+                destructive: spec.destructive,
+                idempotent: spec.idempotent,
+                open_world: spec.open_world,
+            }),
+            icons: spec.icons.iter().map(|src| Icon::new(*src)).collect(),
+            meta: meta(entry),
+        };
+        Self {
+            entry,
+            tool: bridge::sdk_tool(info),
+            wrap_output,
+            timeout: spec
+                .timeout_ms
+                .map(Duration::from_millis)
+                .or(server_timeout),
+        }
+    }
+
+    /// The reply as the client reads it: a value that is not an object, wrapped as
+    /// `{"result": ...}` when the output schema says so.
+    fn reply(&self, reply: ToolReply) -> ToolReply {
+        match reply {
+            ToolReply::Structured(value) if self.wrap_output => {
+                let mut object = serde_json::Map::with_capacity(1);
+                object.insert("result".into(), value);
+                ToolReply::Structured(Value::Object(object))
+            }
+            reply => reply,
+        }
+    }
+}
+
+/// A tool's `_meta`: the attribute's `meta`, with its tags under `"mcp-tool/tags"`.
+fn meta(entry: &ToolEntry) -> Option<serde_json::Map<String, Value>> {
+    let spec = entry.spec();
+    let mut meta = match spec.meta.map(serde_json::from_str::<Value>) {
+        Some(Ok(Value::Object(meta))) => meta,
+        // The attribute checked it; a hand-made entry may still be wrong.
+        Some(_) => {
+            tracing::warn!(
+                tool = spec.name,
+                "the tool's `meta` is not a JSON object: left out"
+            );
+            serde_json::Map::new()
+        }
+        None => serde_json::Map::new(),
+    };
+    if !spec.tags.is_empty() {
+        meta.insert("mcp-tool/tags".to_owned(), spec.tags.into());
+    }
+    (!meta.is_empty()).then_some(meta)
+}
+
+impl ToolServer {
+    pub(crate) fn new(
+        entries: Vec<&'static ToolEntry>,
+        catalog: Catalog,
+        info: ServerConfig,
+        mut settings: Settings,
+    ) -> Self {
+        let timeout = settings.timeout;
+        let tools: Vec<BuiltTool> = (entries.iter())
+            .map(|entry| BuiltTool::new(entry, timeout))
+            .collect();
+        // Looked up on every call: comparing names beats hashing one.
+        let mut index: Vec<(&'static str, usize)> = tools
+            .iter()
+            .enumerate()
+            .map(|(position, tool)| (tool.entry.name(), position))
+            .collect();
+        index.sort_unstable();
+        let built = (tools.iter())
+            .map(|t| Built {
+                name: t.entry.name(),
+                location: t.entry.location(),
+                tool: t.tool.clone(),
+            })
+            .collect();
+        let list = ToolList::new(built, timeout);
+        // A tool asks for `State<ToolList>` to add or remove tools.
+        settings.state.insert(list.clone());
+        Self {
+            shared: Arc::new(Shared {
+                info,
+                tools,
+                index,
+                list,
+                detail: settings.detail,
+                timeout,
+                limits: settings.limits,
+                state: settings.state,
+                catalog,
+                sessions: AtomicU64::new(0),
+                calls: settings.max_calls.map(Semaphore::new),
+                #[cfg(feature = "http")]
+                http: settings.http,
+            }),
+            log_filter: LogFilter::default(),
+            session: 0,
+        }
+    }
+
+    /// The tools this server lists now, with their schemas, as clients see them.
+    pub fn tools(&self) -> Arc<[ToolInfo]> {
+        self.shared.list.tools()
+    }
+
+    /// The server's list of tools, to add and remove tools while it serves: a handle
+    /// that a program keeps, or gives to what changes the tools.
+    pub fn tool_list(&self) -> ToolList {
+        self.shared.list.clone()
+    }
+
+    /// Adds a tool defined at run time, as [`ToolList::add`] does: every session is told
+    /// the tools changed (`notifications/tools/list_changed`).
+    ///
+    /// ```standalone_crate
+    /// use mcp_tool::{Arguments, Context, RuntimeTool, ToolError};
+    ///
+    /// # /// Returns its input unchanged.
+    /// # #[mcp_tool::mcp_tool]
+    /// # fn echo(text: String) -> String { text }
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let server = mcp_tool::Server::from_registry("echo", "1.0.0").build()?;
+    /// let twice = RuntimeTool::new("twice", "Returns a text twice.").handler(
+    ///     |mut args: Arguments, _ctx: Context| async move {
+    ///         let text = args.required_str("text");
+    ///         args.finish()?;
+    ///         Ok::<_, ToolError>(text.repeat(2))
+    ///     },
+    /// );
+    /// server.add_tool(twice)?;
+    /// let arguments = serde_json::json!({ "text": "ab" });
+    /// let result = server.call("twice", arguments.as_object().unwrap().clone()).await?;
+    /// assert_eq!(result.text(), "abab");
+    /// assert!(server.remove_tool("twice"));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn add_tool(&self, tool: RuntimeTool) -> Result<(), ServerError> {
+        self.shared.list.add(tool)
+    }
+
+    /// Removes a tool, as [`ToolList::remove`] does; whether there was one.
+    pub fn remove_tool(&self, name: &str) -> bool {
+        self.shared.list.remove(name)
+    }
+
+    /// The prompts this server lists, as clients see them.
+    pub fn prompts(&self) -> &[PromptInfo] {
+        self.shared.catalog.prompts.infos()
+    }
+
+    /// The resources with a fixed URI this server lists, as clients see them.
+    pub fn resources(&self) -> &[ResourceInfo] {
+        self.shared.catalog.resources.infos()
+    }
+
+    /// The resource templates this server lists, as clients see them.
+    pub fn resource_templates(&self) -> &[ResourceTemplateInfo] {
+        self.shared.catalog.resources.template_infos()
+    }
+
+    /// Tells every session that subscribed to `uri` (`resources/subscribe`) that the
+    /// resource changed, with `notifications/resources/updated`; returns how many
+    /// sessions were told. A session that has ended is forgotten.
+    ///
+    /// ```standalone_crate
+    /// /// The current settings.
+    /// #[mcp_tool::mcp_resource(uri = "config://settings")]
+    /// fn settings() -> String {
+    ///     "verbose = true".to_owned()
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let server = mcp_tool::Server::from_registry("config", "1.0.0").build()?;
+    /// // No session has subscribed yet.
+    /// assert_eq!(server.notify_resource_updated("config://settings").await, 0);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn notify_resource_updated(&self, uri: &str) -> usize {
+        self.shared.catalog.updated(uri).await
+    }
+
+    /// Renders a prompt outside any session, as `prompts/get` would.
+    pub async fn get_prompt(
+        &self,
+        name: &str,
+        arguments: serde_json::Map<String, Value>,
+    ) -> Result<PromptResult, CallError> {
+        let prompts = &self.shared.catalog.prompts;
+        prompts.get(name, arguments, self.scope(None)).await
+    }
+
+    /// Reads a resource outside any session, as `resources/read` would.
+    pub async fn read_resource(&self, uri: &str) -> Result<Vec<ResourceContents>, CallError> {
+        self.shared.catalog.read(uri, self.scope(None)).await
+    }
+
+    pub(crate) fn scope<'a>(&'a self, request: Option<&'a dyn Request>) -> Scope<'a> {
+        Scope {
+            request,
+            state: &self.shared.state,
+            log_filter: &self.log_filter,
+            detail: self.shared.detail,
+            timeout: self.shared.timeout,
+        }
+    }
+
+    /// A new session over the same tools, with its own `logging/setLevel`.
+    pub(crate) fn session(&self) -> Self {
+        Self {
+            shared: Arc::clone(&self.shared),
+            log_filter: LogFilter::default(),
+            session: self.shared.sessions.fetch_add(1, Ordering::Relaxed) + 1,
+        }
+    }
+
+    #[cfg(feature = "http")]
+    pub(crate) fn limits(&self) -> Limits {
+        self.shared.limits
+    }
+
+    #[cfg(feature = "http")]
+    pub(crate) fn http_options(&self) -> &HttpOptions {
+        &self.shared.http
+    }
+
+    /// Serves over stdin and stdout until the client leaves.
+    pub async fn serve_stdio(self) -> Result<(), ServerError> {
+        self.serve_lines(tokio::io::stdin(), tokio::io::stdout())
+            .await
+    }
+
+    /// Serves one session over any pair of byte streams that carry one JSON-RPC
+    /// message a line, as stdio does: a pipe, a socket, an in-memory duplex. A line
+    /// that is not JSON is answered with a `-32700` error (`"id": null`) and the
+    /// session goes on.
+    pub async fn serve_lines<R, W>(self, input: R, output: W) -> Result<(), ServerError>
+    where
+        R: tokio::io::AsyncRead + Unpin + Send + 'static,
+        W: tokio::io::AsyncWrite + Unpin + Send + 'static,
+    {
+        let transport = LineTransport::new(input, output, self.shared.limits);
+        let running = ServiceExt::serve(self.session(), transport)
+            .await
+            .map_err(|e| ServerError::Transport(e.to_string()))?;
+        running
+            .waiting()
+            .await
+            .map(|_| ())
+            .map_err(|e| ServerError::Transport(e.to_string()))
+    }
+
+    /// Runs one call outside any session, as `tools/call` would: a tool's failure is
+    /// a result with `is_error` set, an unknown tool a [`CallError`].
+    ///
+    /// ```standalone_crate
+    /// /// Adds two integers and returns their sum.
+    /// #[mcp_tool::mcp_tool]
+    /// fn add(a: i64, b: i64) -> i64 {
+    ///     a + b
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let server = mcp_tool::Server::from_registry("calculator", "1.0.0").build()?;
+    /// let arguments = serde_json::json!({ "a": 2, "b": 3 });
+    /// let result = server.call("add", arguments.as_object().unwrap().clone()).await?;
+    /// assert_eq!(result.structured, Some(serde_json::json!({ "result": 5 })));
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn call(
+        &self,
+        name: &str,
+        arguments: serde_json::Map<String, Value>,
+    ) -> Result<ToolResult, CallError> {
+        match self.run_tool(name, arguments, None).await {
+            Ok(answer) => Ok(answer.into()),
+            Err(Refusal::Call(error)) => Err(error),
+            // Neither happens without a request.
+            Err(Refusal::Cancelled | Refusal::MissingCapability(_)) => Err(CallError::Protocol {
+                code: INTERNAL_ERROR,
+                message: "the call was refused".to_owned(),
+                data: None,
+            }),
+        }
+    }
+
+    /// Runs one call of the tool `name`, made through a session's `request` or directly:
+    /// the answer the client reads, or why the request gets none.
+    pub(crate) async fn run_tool(
+        &self,
+        name: &str,
+        arguments: serde_json::Map<String, Value>,
+        request: Option<&dyn Request>,
+    ) -> Result<Answer, Refusal> {
+        let Some(mut tool) = self.find(name) else {
+            return Err(Refusal::Call(self.unknown_tool(name)));
+        };
+        let calls = self.shared.calls.as_ref();
+        let mut input = CallInput::new(
+            tool.name(),
+            arguments,
+            request,
+            &self.shared.state,
+            &self.log_filter,
+            calls.is_some(),
+        );
+        let running = std::pin::pin!(tool.start(&mut input));
+        let limits = driver::Limits {
+            calls,
+            timeout: tool.timeout(),
+            cancel: request.map(|request| request.cancellation()),
+        };
+        let Some(outcome) = driver::drive(running, limits).await else {
+            return Err(Refusal::Cancelled);
+        };
+        if let Err(Failure::Tool(error)) = &outcome
+            && let Some(capability) = error.missing()
+            && request.is_some_and(|request| request.refuses_missing_capability())
+        {
+            // From protocol 2026-07-28 on, the request is refused, not answered.
+            tracing::info!(
+                tool = tool.name(),
+                capability,
+                "the call needs a capability the client did not declare"
+            );
+            return Err(Refusal::MissingCapability(capability));
+        }
+        Ok(self.answer(&tool, outcome, &input))
+    }
+
+    /// The answer to a call that ended with `outcome`.
+    #[inline]
+    fn answer(&self, tool: &Found<'_>, outcome: Outcome, input: &CallInput<'_>) -> Answer {
+        match outcome {
+            Ok(reply) => Answer::Reply(tool.reply(reply)),
+            Err(failure) => Answer::Failed(failure_report::failure(
+                Subject::Tool(tool.name()),
+                failure,
+                tool.args(input),
+                self.shared.detail,
+            )),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn find(&self, name: &str) -> Option<Found<'_>> {
+        if self.shared.list.changed() {
+            return self.find_listed(name);
+        }
+        let position = position_by_name(&self.shared.index, name)?;
+        self.shared.tools.get(position).map(Found::Built)
+    }
+
+    /// The tool named `name` once tools were added or removed.
+    #[cold]
+    #[inline(never)]
+    fn find_listed(&self, name: &str) -> Option<Found<'_>> {
+        match self.shared.list.find(name)? {
+            Slot::Built(position) => self.shared.tools.get(position).map(Found::Built),
+            Slot::Added(tool) => Some(Found::Added(tool, None)),
+        }
+    }
+
+    #[cold]
+    pub(crate) fn unknown_tool(&self, name: &str) -> CallError {
+        if self.shared.list.changed() {
+            return unknown_tool(name, self.shared.list.sorted_names().into_iter());
+        }
+        unknown_tool(name, self.shared.index.iter().map(|(known, _)| *known))
+    }
+}
+
+/// A tool found for a call: one the server was built with, or one added at run time,
+/// held until the call ends with the arguments it took once started.
+pub(crate) enum Found<'a> {
+    Built(&'a BuiltTool),
+    Added(Arc<AddedTool>, Option<Arc<CallArguments>>),
+}
+
+impl Found<'_> {
+    #[inline]
+    pub(crate) fn name(&self) -> &'static str {
+        match self {
+            Found::Built(tool) => tool.entry.name(),
+            Found::Added(tool, _) => tool.name,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn timeout(&self) -> Option<Duration> {
+        match self {
+            Found::Built(tool) => tool.timeout,
+            Found::Added(tool, _) => tool.timeout,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn start(&mut self, input: &mut CallInput<'_>) -> ToolFuture {
+        match self {
+            Found::Built(tool) => (tool.entry.spec().call)(input),
+            Found::Added(tool, taken) => tool.start(input, taken),
+        }
+    }
+
+    /// The call's arguments as sent, for the log of a failed call.
+    fn args<'a>(&'a self, input: &'a CallInput<'_>) -> &'a serde_json::Map<String, Value> {
+        match self {
+            Found::Added(_, Some(taken)) => taken.args(),
+            Found::Built(_) | Found::Added(_, None) => input.args(),
+        }
+    }
+
+    pub(crate) fn tool(&self) -> &Tool {
+        match self {
+            Found::Built(tool) => &tool.tool,
+            Found::Added(tool, _) => &tool.tool,
+        }
+    }
+
+    #[inline]
+    fn reply(&self, reply: ToolReply) -> ToolReply {
+        match self {
+            Found::Built(tool) => tool.reply(reply),
+            // Its output schema is an object: nothing is wrapped.
+            Found::Added(..) => reply,
+        }
+    }
+}
+
+fn unknown_tool<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> CallError {
+    let suggestions = suggest::ranked(name, known);
+    let hint = suggest::did_you_mean(&suggestions);
+    // The requested name is echoed only as a key the client chose, clipped.
+    let shown: String = name.chars().take(64).collect();
+    CallError::UnknownTool {
+        name: name.to_owned(),
+        message: masking::mask_failure(&format!("unknown tool `{shown}`{hint}")).into_owned(),
+        suggestions: suggestions.into_iter().map(str::to_owned).collect(),
+    }
+}
+
+/// How a call ended, as the client reads it: the tool's reply, or the masked message
+/// of its failure (a result with `isError` set).
+#[derive(Debug)]
+pub(crate) enum Answer {
+    Reply(ToolReply),
+    Failed(String),
+}
+
+impl From<Answer> for ToolResult {
+    fn from(answer: Answer) -> Self {
+        match answer {
+            Answer::Reply(ToolReply::Content(result)) => result,
+            Answer::Reply(ToolReply::Structured(value)) => {
+                let mut result = ToolResult::new(vec![Content::text(value.to_string())]);
+                result.structured = Some(value);
+                result
+            }
+            Answer::Failed(message) => ToolResult::error(vec![Content::text(message)]),
+        }
+    }
+}
+
+/// Why a call's request gets no answer.
+#[derive(Debug)]
+pub(crate) enum Refusal {
+    /// An unknown tool.
+    Call(CallError),
+    /// The client cancelled the request: no reply is sent.
+    Cancelled,
+    /// The tool needs this client capability, which the client did not declare, on a
+    /// protocol that refuses such a call (2026-07-28 on).
+    MissingCapability(&'static str),
+}
