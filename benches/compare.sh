@@ -5,10 +5,17 @@
 # machine) and writes from them benches/RESULTS.md, benches/perf.svg and the README's copy
 # of the table, which benches/tests/report.rs checks against the committed results.
 #
+# Steps: criterion (per-call latency, tools/list, start-up, run-time tools), callgrind
+# (instructions: per handler call, instructions.txt; per call of the whole process, client
+# and server, process-instructions.txt, on which the whole-process target is judged; per
+# byte masked, masking.txt), stdio (whole process over stdio, wall time, hyperfine), http
+# (Streamable HTTP, http-load), builds (200-tool crates, hyperfine).
+#
 # Usage: benches/compare.sh            (about 27 minutes on 2 cores with the benchmarks
 #                                      built, the http step included; nearer an hour from
 #                                      a clean clone, most of the rest building)
 # Knobs: CALLS (stdio calls per run, 10000), RUNS (hyperfine rounds, 5),
+#        PROCESS_RUNS (callgrind runs of each whole process at each number of calls, 3),
 #        HTTP_CALLS (HTTP calls per client per run, 1000), HTTP_RUNS (HTTP rounds, 5),
 #        BUILD_RUNS (hyperfine runs per build timing, 3), CARGO_TARGET_DIR,
 #        STEPS (what to measure, "criterion callgrind stdio http builds"; with fewer, the
@@ -61,6 +68,7 @@ gen=$target/bench-gen
 bin=$target/release
 calls=${CALLS:-10000}
 runs=${RUNS:-5}
+process_runs=${PROCESS_RUNS:-3}
 http_calls=${HTTP_CALLS:-1000}
 http_runs=${HTTP_RUNS:-5}
 http_warmup=10
@@ -93,6 +101,7 @@ rm -f "$results"/*.json "$results"/*.txt "$results"/RESULTS.md "$results"/perf.s
     echo "steps: $steps"
     echo "stdio calls: $calls"
     echo "stdio rounds: $runs"
+    echo "whole-process callgrind runs: $process_runs"
     echo "http calls per client: $http_calls"
     echo "http warm-up calls per client: $http_warmup"
     echo "http rounds: $http_runs"
@@ -154,6 +163,45 @@ if doing callgrind && command -v valgrind >/dev/null; then
         done
     } >"$results/instructions.txt"
     cat "$results/instructions.txt"
+
+    step "instructions per call of the whole process, client and server (callgrind, $process_runs runs)"
+    # The report judges the whole-process target on these counts, not on wall time.
+    # load-client drives every server alike, the handshake then one request at a time, each
+    # reply read and checked before the next and stdin closed only after the last, and
+    # callgrind counts it and the server it starts (--trace-children=yes): each total is
+    # the sum of the two. Runs of 200 and 2200 calls, whose difference over 2000 cancels start-up and
+    # the handshake. Several runs of each: the servers' worker threads may run in another
+    # order from one run to the next, which moves their counts a little.
+    process_count() {
+        local tool=$1 style=$2 run n out total
+        for run in $(seq "$process_runs"); do
+            for n in 200 2200; do
+                # valgrind exits as load-client does, which fails unless every reply was right.
+                if ! out=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null --trace-children=yes \
+                    "$bin/load-client" --calls "$n" --tool "$tool" -- "$bin/bench-server" "$style" 2>&1); then
+                    echo "compare.sh: $style, $n $tool calls, failed under callgrind (run $run):" >&2
+                    grep -v '^==' <<<"$out" >&2
+                    exit 1
+                fi
+                total=$(awk '/Collected :/ { sum += $NF; processes++ }
+                    END { if (processes == 2) print sum }' <<<"$out")
+                if [ -z "$total" ]; then
+                    echo "compare.sh: callgrind did not count both the client and $style" >&2
+                    exit 1
+                fi
+                echo "$tool $style $n $total"
+            done
+        done
+    }
+    {
+        for tool in add summarize; do
+            # Every style that bench-server serves, as in the stdio step.
+            for style in ours-rmcp-io ours ours-sync rmcp-default rmcp-stored hand; do
+                process_count "$tool" "$style"
+            done
+        done
+    } >"$results/process-instructions.txt"
+    cat "$results/process-instructions.txt"
 
     step "instructions per byte masked, at three message sizes (callgrind)"
     # mask_failure over benches/src/masking.rs's message, 4 MiB in all at each size, less

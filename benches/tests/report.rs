@@ -54,3 +54,75 @@ fn the_results_name_the_commit_and_the_machine_they_were_measured_on() {
         "the committed results come from a full run"
     );
 }
+
+/// Results with whole-process counts: their rows, the target judged on them rather than on
+/// wall time, and a verdict within noise where the runs' spread straddles the bound.
+#[test]
+fn whole_process_instructions_are_judged_against_rmcp_macros() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("report-process");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // (tool, style, total at 200 calls, totals at 2200 calls over two runs)
+    let counts = [
+        ("add", "ours-rmcp-io", 1_000_000, [201_000_000, 201_000_000]),
+        ("add", "ours", 1_000_000, [221_000_000, 221_000_000]),
+        ("add", "rmcp-default", 2_000_000, [302_000_000, 302_000_000]),
+        (
+            "summarize",
+            "ours-rmcp-io",
+            1_000_000,
+            [398_000_000, 404_000_000],
+        ),
+        (
+            "summarize",
+            "rmcp-default",
+            1_000_000,
+            [398_000_000, 404_000_000],
+        ),
+    ];
+    let mut text = String::new();
+    for (tool, style, fewest, most) in counts {
+        for total in most {
+            text += &format!("{tool} {style} 200 {fewest}\n{tool} {style} 2200 {total}\n");
+        }
+    }
+    std::fs::write(dir.join("process-instructions.txt"), text).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_report"))
+        .args(["--results".as_ref(), dir.as_os_str()])
+        .args(["--markdown".as_ref(), dir.join("RESULTS.md").as_os_str()])
+        .args(["--svg".as_ref(), dir.join("perf.svg").as_os_str()])
+        .output()
+        .expect("the report runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let table = std::fs::read_to_string(dir.join("RESULTS.md")).unwrap();
+    let row = |tool: &str, words: &str| {
+        let label = format!(
+            "| `{tool}`, one call, whole process (client and server), instructions (callgrind), \
+             {words} |"
+        );
+        table
+            .lines()
+            .find(|line| line.starts_with(&label))
+            .unwrap_or_else(|| panic!("no row {label} in\n{table}"))
+            .to_owned()
+    };
+    let add = row("add", "all on rmcp's stdio transport");
+    assert!(add.contains("| 100000 instr. | 150000 instr. |"), "{add}");
+    assert!(add.contains("| 0.67 |"), "{add}");
+    assert!(add.ends_with("| met: ours/default ≤ 1.00 |"), "{add}");
+    let own = row("add", "ours on its own stdio (`serve_stdio`)");
+    assert!(
+        own.contains("| 110000 instr. |") && own.ends_with("|  |"),
+        "{own}"
+    );
+    let summarize = row("summarize", "all on rmcp's stdio transport");
+    assert!(
+        summarize.ends_with("| within noise: ours/default ≤ 1.00 (0.99–1.02) |"),
+        "{summarize}"
+    );
+    assert!(table.contains("the difference between the median of 2 runs with 2,200 calls"));
+}

@@ -1,6 +1,8 @@
 //! Starts a stdio MCP server and makes sequential `tools/call` requests, one at a time:
 //! write a request line, read the reply line, check it, repeat. Plain newline-delimited
 //! JSON over the child's pipes, so the client costs the same whichever server it drives.
+//! `compare.sh` times it with the server (hyperfine) and counts the instructions of both
+//! (callgrind, `--trace-children=yes`).
 //!
 //! ```text
 //! load-client [--calls N] [--tool add|summarize] -- SERVER [ARGS...]

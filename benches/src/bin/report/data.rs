@@ -9,8 +9,9 @@ use serde_json::Value;
 
 /// A figure of the run: its median, and the spread the run itself saw around it (the
 /// bounds of criterion's 95 % confidence interval of the median; the fastest and slowest
-/// of hyperfine's runs and of `http-load`'s rounds; none for callgrind's counts, which
-/// are exact).
+/// of hyperfine's runs and of `http-load`'s rounds; none for callgrind's counts of a
+/// handler call, which are exact; for its counts of a whole process, what the order of
+/// the server's threads moved them by).
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Measure {
     pub(crate) median: f64,
@@ -43,7 +44,8 @@ pub(crate) const CRITERION_SUMMARY: &str = "criterion.json";
 
 /// Medians in seconds, by criterion's full id (`group/function[/value]`) or by
 /// `file.json/command-name` for hyperfine's exports; instruction counts by
-/// `instructions/tool/style`; `http-load`'s figures by `http/mode/clients/name/figure`.
+/// `instructions/tool/style` (a handler call) and `process/tool/style` (a call through
+/// the whole client and server); `http-load`'s figures by `http/mode/clients/name/figure`.
 #[derive(Default)]
 pub(crate) struct Medians {
     values: HashMap<String, Measure>,
@@ -51,8 +53,20 @@ pub(crate) struct Medians {
     criterion: BTreeMap<String, Measure>,
     /// The `(tool, style)` pairs of `instructions.txt`, in the order they first appear.
     pub(crate) counted: Vec<(String, String)>,
+    /// How `process-instructions.txt` counted, if it has any counts.
+    pub(crate) process: Option<ProcessRuns>,
     /// The `(mode, clients)` that `http-load` measured: stateful first, then by clients.
     pub(crate) http: Vec<(String, u64)>,
+}
+
+/// The runs behind the whole-process instruction counts.
+#[derive(Clone, Copy)]
+pub(crate) struct ProcessRuns {
+    /// The fewest calls of a run, and the most.
+    pub(crate) fewest: u64,
+    pub(crate) most: u64,
+    /// Runs at each number of calls.
+    pub(crate) runs: usize,
 }
 
 /// The figures of an `http-load` summary, each a median over the rounds.
@@ -180,6 +194,54 @@ impl Medians {
             }
         }
         Ok(())
+    }
+
+    /// `process-instructions.txt`: lines of `tool style calls total`, the total being
+    /// callgrind's count of the client and the server together, several runs at each of two
+    /// numbers of calls. Per call: the difference between the medians at the most and the
+    /// fewest calls over the difference in calls, its spread from the least and the most
+    /// of each, since a server's worker threads may run in another order from one run to
+    /// the next. Whether the file was there.
+    pub(crate) fn read_process_instructions(&mut self, path: &Path) -> anyhow::Result<bool> {
+        let Ok(text) = std::fs::read_to_string(path) else {
+            return Ok(false);
+        };
+        let mut totals: BTreeMap<(String, String), BTreeMap<u64, Vec<f64>>> = BTreeMap::new();
+        for line in text.lines() {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let [tool, style, calls, total] = fields.as_slice() else {
+                continue;
+            };
+            let context = || format!("{line:?} in {}", path.display());
+            totals
+                .entry(((*tool).to_owned(), (*style).to_owned()))
+                .or_default()
+                .entry(calls.parse().with_context(context)?)
+                .or_default()
+                .push(total.parse().with_context(context)?);
+        }
+        for ((tool, style), mut by_calls) in totals {
+            let (Some((fewest, mut low)), Some((most, mut high))) =
+                (by_calls.pop_first(), by_calls.pop_last())
+            else {
+                continue;
+            };
+            let runs = low.len().min(high.len());
+            let (Some(low), Some(high)) = (spread(&mut low), spread(&mut high)) else {
+                continue;
+            };
+            let calls = (most - fewest) as f64;
+            self.values.insert(
+                format!("process/{tool}/{style}"),
+                Measure {
+                    median: (high.median - low.median) / calls,
+                    low: (high.low - low.high) / calls,
+                    high: (high.high - low.low) / calls,
+                },
+            );
+            self.process = Some(ProcessRuns { fewest, most, runs });
+        }
+        Ok(true)
     }
 
     /// `http-load` summaries, `http-*.json`, one per server, configuration and round;

@@ -1,8 +1,9 @@
 //! Reads what `compare.sh` measured (criterion's estimates, hyperfine's JSON exports,
-//! callgrind's counts of handler calls and of masking, `http-load`'s summaries and the
-//! machine description, all kept in `benches/results/`) and writes the markdown table,
-//! the SVG chart and the README's copy of the table; or, with `--check`, says whether
-//! those files are what the results give.
+//! callgrind's counts of handler calls, of whole processes and of masking, `http-load`'s
+//! summaries and the machine description, all kept in `benches/results/`) and writes the
+//! markdown table, the SVG chart and the README's copy of the table; or, with `--check`,
+//! says whether those files are what the results give. Results without a file (a run of
+//! fewer steps, or one older than the file) give a report without its rows.
 //!
 //! ```text
 //! report --results DIR [--criterion DIR] --markdown FILE --svg FILE [--readme FILE] [--check]
@@ -135,6 +136,13 @@ fn run(options: &Options) -> anyhow::Result<()> {
         medians.read_hyperfine(&options.results, name)?;
     }
     medians.read_instructions(&options.results.join("instructions.txt"))?;
+    let process = options.results.join("process-instructions.txt");
+    if !medians.read_process_instructions(&process)? {
+        eprintln!(
+            "report: no {}, so the whole process's instructions per call were not measured",
+            process.display()
+        );
+    }
     medians.read_http(&options.results)?;
     let machine = machine(&options.results);
     let stdio_calls = lookup(&machine, "stdio calls")
@@ -146,7 +154,13 @@ fn run(options: &Options) -> anyhow::Result<()> {
         bail!("no results under {}", options.results.display());
     }
     let masking = masking_rows(&options.results)?;
-    let text = markdown(&rows, &runtime_rows(&medians), &masking, &machine);
+    let text = markdown(
+        &rows,
+        medians.process,
+        &runtime_rows(&medians),
+        &masking,
+        &machine,
+    );
     put(&options.markdown, &text, options.check)?;
     put(&options.svg, &svg(&rows), options.check)?;
     if let Some(path) = &options.readme {

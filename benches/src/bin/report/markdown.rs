@@ -2,10 +2,10 @@
 
 use std::fmt::Write as _;
 
-use crate::data::lookup;
+use crate::data::{ProcessRuns, lookup};
 use crate::masking::{MaskingRow, masking_markdown};
 use crate::runtime::{RuntimeRow, runtime_markdown};
-use crate::table::{Row, Unit, Versus, cell, ratio};
+use crate::table::{Row, Unit, Versus, cell, ratio, thousands};
 
 /// The paragraph above the table: the machine, the commit, the run, the columns.
 fn intro(out: &mut String, machine: &[(String, String)]) {
@@ -105,8 +105,31 @@ fn http_notes(out: &mut String, machine: &[(String, String)]) {
     );
 }
 
+/// What the whole-process instruction rows measure, and how.
+fn process_notes(out: &mut String, process: ProcessRuns) {
+    let runs = match process.runs {
+        1 => "one run".to_owned(),
+        n => format!("the median of {n} runs"),
+    };
+    let _ = write!(
+        out,
+        " Whole process in instructions: callgrind counts `load-client` and the server it \
+         starts, together (`--trace-children=yes`), the same client and the same requests for \
+         every server, the handshake then sequential `tools/call` requests as above; a call's \
+         instructions are the difference between {runs} with {} calls and with {}, over the \
+         {} calls between, so that start-up and handshake cancel out. Unlike wall time they do \
+         not move with whatever else the machine is doing, and the targets on the whole \
+         process are judged on them; the server's worker threads may still run in another \
+         order from one run to the next, which the spread of the ratio (the least and the most \
+         of the runs at each number of calls) covers.",
+        thousands(process.most),
+        thousands(process.fewest),
+        thousands(process.most - process.fewest),
+    );
+}
+
 /// The paragraph below the table: what each kind of row measures, and the chart.
-fn notes(out: &mut String, machine: &[(String, String)], http: bool) {
+fn notes(out: &mut String, machine: &[(String, String)], process: Option<ProcessRuns>, http: bool) {
     let rounds = match lookup(machine, "stdio rounds") {
         Some("1") => "1 round".to_owned(),
         Some(n) => format!("{n} interleaved rounds, one run of each server a round"),
@@ -130,6 +153,9 @@ fn notes(out: &mut String, machine: &[(String, String)], http: bool) {
          hand-written server lists ours' schemas byte for byte, rmcp's macros their own (see \
          `benches/tests/same_tools.rs`).",
     );
+    if let Some(process) = process {
+        process_notes(out, process);
+    }
     if http {
         http_notes(out, machine);
     }
@@ -141,6 +167,7 @@ fn notes(out: &mut String, machine: &[(String, String)], http: bool) {
 /// The whole markdown report.
 pub(crate) fn markdown(
     rows: &[Row],
+    process: Option<ProcessRuns>,
     runtime_rows: &[RuntimeRow],
     masking_rows: &[MaskingRow],
     machine: &[(String, String)],
@@ -149,7 +176,7 @@ pub(crate) fn markdown(
     intro(&mut out, machine);
     table(&mut out, rows);
     let http = rows.iter().any(|r| r.unit == Unit::CallsPerSecond);
-    notes(&mut out, machine, http);
+    notes(&mut out, machine, process, http);
     runtime_markdown(&mut out, runtime_rows);
     masking_markdown(&mut out, masking_rows);
     out
