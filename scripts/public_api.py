@@ -18,7 +18,11 @@ rustdoc's JSON output is unstable; RUSTC_BOOTSTRAP lets the stable toolchain the
 project pins produce it, in a target directory of its own so that the main build's
 cache is left alone.
 
-Usage: scripts/public_api.py [--json PATH]   (PATH: an already built rustdoc JSON)
+It prints the public API too, one item a line, and fails when that list differs from
+runtime/public-api.txt, so that every change of the public API shows in review: run it
+with --bless to write the new list.
+
+Usage: scripts/public_api.py [--json PATH] [--bless]   (PATH: an already built rustdoc JSON)
 """
 
 import json
@@ -40,6 +44,14 @@ ESCAPE_HATCH = {
 }
 
 CHILD_LISTS = ("items", "fields", "variants", "impls", "implementations")
+
+API_LIST = ROOT / "runtime" / "public-api.txt"
+
+# rustdoc's kind of item, as the list names it.
+KINDS = {"module": "mod", "struct": "struct", "enum": "enum", "function": "fn", "trait": "trait",
+         "type_alias": "type", "constant": "const", "static": "static", "macro": "macro",
+         "proc_macro": "macro", "struct_field": "field", "variant": "variant",
+         "assoc_type": "type", "assoc_const": "const"}
 
 COPIED_SOURCES = ["README.md", "runtime/examples", "ui-tests/pass"]
 
@@ -118,7 +130,7 @@ class Api:
                     elif key == "tuple" and isinstance(value, list):
                         ids.extend(v for v in value if isinstance(v, int))
                     elif key in ("kind", "struct", "enum", "variant", "trait", "module",
-                                 "union", "plain"):
+                                 "union", "plain", "impl"):
                         collect(value)
                     elif key == "use" and isinstance(value, dict) and value.get("id") is not None:
                         ids.append(value["id"])
@@ -127,7 +139,9 @@ class Api:
         return collect(inner)
 
     def walk(self):
-        """(item name, rmcp paths) for every public item that names rmcp."""
+        """(item name, rmcp paths) for every public item that names rmcp; the public
+        items themselves are kept in `self.listed`."""
+        self.listed = set()
         findings = []
         seen = set()
         queue = [(self.root, "")]
@@ -150,7 +164,14 @@ class Api:
                     found.add(path)
             for path in sorted(found):
                 findings.append((name, path))
+            kind = next(iter(inner), "")
+            if kind in KINDS and item_id != self.root:
+                self.listed.add(f"{KINDS[kind]} {name}")
+            elif kind == "impl" and impl.get("trait"):
+                self.listed.add(name)
             child_parent = parent if ("impl" in inner or "use" in inner) else name
+            if impl is not None and impl.get("trait"):
+                continue  # a trait's items are the trait's API, listed with the trait
             if item_id == self.root:
                 child_parent = ""
             for child in self.children(inner):
@@ -178,7 +199,7 @@ def copied_sources():
 
 def main():
     args = sys.argv[1:]
-    path = Path(args[1]) if args[:1] == ["--json"] else build_json()
+    path = Path(args[args.index("--json") + 1]) if "--json" in args else build_json()
     api = Api(json.loads(path.read_text()))
     findings = api.walk()
     failed = False
@@ -194,9 +215,26 @@ def main():
     for line in copied_sources():
         print(f"public_api: a source users copy names rmcp: {line}", file=sys.stderr)
         failed = True
+    listed = sorted(api.listed)
+    print("\n".join(listed))
+    if "--bless" in args:
+        API_LIST.write_text("\n".join(listed) + "\n")
+    else:
+        committed = API_LIST.read_text().splitlines() if API_LIST.exists() else []
+        for line in sorted(set(committed) - set(listed)):
+            print(f"public_api: gone from the public API: {line}", file=sys.stderr)
+            failed = True
+        for line in sorted(set(listed) - set(committed)):
+            print(f"public_api: new in the public API: {line}", file=sys.stderr)
+            failed = True
+        if set(committed) != set(listed):
+            print(f"public_api: the public API differs from {API_LIST.relative_to(ROOT)}; if the "
+                  "change is meant, write the new list with scripts/public_api.py --bless",
+                  file=sys.stderr)
     if failed:
         sys.exit(1)
-    print(f"public_api: no rmcp type in the public API outside the {len(ESCAPE_HATCH)} "
+    print(f"public_api: {len(listed)} public items as {API_LIST.relative_to(ROOT)} lists them; "
+          f"no rmcp type in the public API outside the {len(ESCAPE_HATCH)} "
           "items of the escape hatch; README, examples and UI pass cases name no rmcp item")
 
 

@@ -105,9 +105,11 @@ where
     let captured = Captured::default();
     let writer = captured.clone();
     let subscriber = tracing_subscriber::fmt()
-        .with_writer(mcp_tool::logging::Masked::new(move || writer.clone()))
+        .with_writer(mcp_tool::logging::masked(move || writer.clone()))
         .with_ansi(false)
-        .with_env_filter(mcp_tool::logging::filter(directives).unwrap())
+        .with_env_filter(tracing_subscriber::EnvFilter::new(
+            mcp_tool::logging::directives(directives),
+        ))
         .finish();
     let _guard = tracing::subscriber::set_default(subscriber);
     let runtime = tokio::runtime::Builder::new_current_thread()

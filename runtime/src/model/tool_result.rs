@@ -34,9 +34,9 @@ use super::Content;
 /// # fn main() {}
 /// ```
 ///
-/// Converting from and to `rmcp`'s `CallToolResult`
-/// (`mcp_tool::rmcp::model::CallToolResult`, with the feature `rmcp`) with `From` is possible
-/// for programs that build rmcp's types themselves; it is outside this crate's
+/// Converting from and to rmcp's `CallToolResult` (in `model` under `mcp_tool::rmcp`,
+/// with the feature `rmcp`) with `From` is possible for programs that build rmcp's types
+/// themselves; it is outside this crate's
 /// compatibility promise, as everything under `mcp_tool::rmcp` is.
 #[derive(Debug, Clone, Default, PartialEq)]
 #[non_exhaustive]

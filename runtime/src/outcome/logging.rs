@@ -7,7 +7,7 @@
 //! [`Server::run_stdio`](crate::Server::run_stdio) set this channel up themselves when
 //! the program has installed no `tracing` subscriber of its own, so a server logs its
 //! start and every failed call with no code at all. Call [`init`] to set it up earlier,
-//! or install any subscriber (wrapping its writer in [`Masked`]) to choose otherwise:
+//! or install any subscriber (its writer wrapped by [`masked`]) to choose otherwise:
 //!
 //! ```no_run
 //! # fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
@@ -19,7 +19,6 @@
 use std::io::{self, Write};
 
 use tracing_subscriber::EnvFilter;
-use tracing_subscriber::fmt::MakeWriter;
 
 use crate::outcome::masking::mask_credentials;
 
@@ -27,7 +26,7 @@ use crate::outcome::masking::mask_credentials;
 const DEFAULT_DIRECTIVES: &str = "info";
 
 /// Installs the global subscriber: masked records on stderr, filtered by `RUST_LOG`
-/// (default `info`) as [`filter`] reads it. An error when a subscriber is already set
+/// (default `info`) as [`directives`] reads it. An error when a subscriber is already set
 /// or `RUST_LOG` does not parse.
 ///
 /// ```
@@ -61,22 +60,23 @@ pub(crate) fn init_unless_set() {
 
 fn install(filter: EnvFilter) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     tracing_subscriber::fmt()
-        .with_writer(Masked::new(io::stderr))
+        .with_writer(masked(io::stderr))
         .with_ansi(false)
         .with_env_filter(filter)
         .try_init()
 }
 
-/// A filter from `RUST_LOG`-style directives (`info` when empty) that keeps `rmcp` at
-/// `warn` or above unless the directives name `rmcp` themselves: below `warn`, rmcp
-/// records its session's details, and below `info` every message as received,
-/// arguments and all.
+/// `RUST_LOG`-style directives (`info` when empty) that keep `rmcp` at `warn` or above
+/// unless they name `rmcp` themselves: below `warn`, rmcp records its session's details,
+/// and below `info` every message as received, arguments and all. What [`init`] filters
+/// with; a program that installs its own subscriber gives them to its own filter.
 ///
 /// ```
-/// let filter = mcp_tool::logging::filter("debug").unwrap();
-/// assert_eq!(filter.to_string(), "rmcp=warn,debug");
+/// assert_eq!(mcp_tool::logging::directives("debug"), "debug,rmcp=warn");
+/// let filter = tracing_subscriber::EnvFilter::new(mcp_tool::logging::directives(""));
+/// assert_eq!(filter.to_string(), "rmcp=warn,info");
 /// ```
-pub fn filter(directives: &str) -> Result<EnvFilter, tracing_subscriber::filter::ParseError> {
+pub fn directives(directives: &str) -> String {
     let mut directives = if directives.trim().is_empty() {
         DEFAULT_DIRECTIVES.to_owned()
     } else {
@@ -85,45 +85,37 @@ pub fn filter(directives: &str) -> Result<EnvFilter, tracing_subscriber::filter:
     if !directives.contains("rmcp") {
         directives.push_str(",rmcp=warn");
     }
-    EnvFilter::try_new(directives)
+    directives
 }
 
-/// A [`MakeWriter`] whose records lose their credentials before they are written; see
-/// [`Masked::new`] for an example.
-#[derive(Debug, Clone)]
-pub struct Masked<M> {
-    inner: M,
+/// The filter [`directives`] make.
+fn filter(directives: &str) -> Result<EnvFilter, tracing_subscriber::filter::ParseError> {
+    EnvFilter::try_new(self::directives(directives))
 }
 
-impl<M> Masked<M> {
-    /// Masks what `inner` would write.
-    ///
-    /// ```
-    /// let subscriber = tracing_subscriber::fmt()
-    ///     .with_writer(mcp_tool::logging::Masked::new(std::io::stderr))
-    ///     .finish();
-    /// tracing::subscriber::with_default(subscriber, || {
-    ///     tracing::warn!("login failed: password=hunter2"); // written as `password=***`
-    /// });
-    /// ```
-    pub fn new(inner: M) -> Self {
-        Self { inner }
-    }
-}
-
-impl<'a, M: MakeWriter<'a>> MakeWriter<'a> for Masked<M> {
-    type Writer = MaskedRecord<M::Writer>;
-
-    fn make_writer(&'a self) -> Self::Writer {
-        MaskedRecord {
-            buffer: Vec::new(),
-            inner: self.inner.make_writer(),
-        }
+/// A writer maker for a `tracing` subscriber whose records lose their credentials
+/// before `make` writes them: give it to `tracing_subscriber::fmt().with_writer(..)`
+/// (which takes any `Fn() -> impl Write`).
+///
+/// ```
+/// let subscriber = tracing_subscriber::fmt()
+///     .with_writer(mcp_tool::logging::masked(std::io::stderr))
+///     .finish();
+/// tracing::subscriber::with_default(subscriber, || {
+///     tracing::warn!("login failed: password=hunter2"); // written as `password=***`
+/// });
+/// ```
+pub fn masked<W: Write>(
+    make: impl Fn() -> W + Send + Sync + 'static,
+) -> impl Fn() -> MaskedRecord<W> + Send + Sync + 'static {
+    move || MaskedRecord {
+        buffer: Vec::new(),
+        inner: make(),
     }
 }
 
 /// One record, held until it is complete so that masking sees all of it; what
-/// [`Masked`] makes, never built by hand.
+/// [`masked`] makes, never built by hand.
 #[derive(Debug)]
 pub struct MaskedRecord<W: Write> {
     buffer: Vec<u8>,

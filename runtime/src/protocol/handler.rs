@@ -1,26 +1,35 @@
 //! `rmcp`'s `ServerHandler` over a built server: each request of a session, answered
 //! from the shared tools, prompts and resources.
 
+use std::sync::Arc;
+
 #[allow(deprecated)] // `SetLevelRequestParams`: see `set_level`.
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, CustomRequest,
     CustomResult, ErrorCode, ErrorData, GetPromptRequestParams, GetPromptResponse,
-    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+    ListPromptsRequestMethod, ListPromptsResult, ListResourceTemplatesRequestMethod,
+    ListResourceTemplatesResult, ListResourcesRequestMethod, ListResourcesResult, ListToolsResult,
     PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
-    ServerConfig, SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter, Tool,
-    UnsubscribeRequestParams,
+    Reference, ServerConfig, SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter,
+    Tool, UnsubscribeRequestParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{RoleServer, ServerHandler};
 
 use crate::call::session::Request;
 use crate::protocol::bridge;
+use crate::protocol::listeners::{PeerListener, StreamListener};
+use crate::protocol::listings;
 use crate::protocol::wire;
+use crate::server::catalog;
 use crate::server::tool_server::{Refusal, ToolServer};
 
 impl ServerHandler for ToolServer {
     fn get_info(&self) -> ServerConfig {
-        self.shared.info.clone()
+        let shared = &self.shared;
+        let info =
+            (shared.info).get_or_init(|| listings::server_config(&shared.about, &shared.catalog));
+        ServerConfig::clone(&info)
     }
 
     async fn list_tools(
@@ -29,15 +38,20 @@ impl ServerHandler for ToolServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         one_page(request.as_ref())?;
-        Ok(ListToolsResult::with_all_items(self.shared.list.listing()))
+        let tools = listings::tools(&self.shared.list.listed());
+        Ok(ListToolsResult::with_all_items(Vec::clone(&tools)))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.find(name).map(|t| t.tool().clone())
+        let listed = self.shared.list.listed();
+        let position = listed.position(name)?;
+        listings::tools(&listed).get(position).cloned()
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        self.shared.list.session_started(context.peer);
+        self.shared
+            .list
+            .listen(Arc::new(PeerListener(context.peer)));
     }
 
     async fn call_tool(
@@ -78,7 +92,11 @@ impl ServerHandler for ToolServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
         one_page(request.as_ref())?;
-        self.shared.catalog.prompt_listing()
+        if self.shared.catalog.prompts.is_empty() {
+            return Err(ErrorData::method_not_found::<ListPromptsRequestMethod>());
+        }
+        let listings = listings::listings(&self.shared.catalog);
+        Ok(ListPromptsResult::with_all_items(listings.prompts.clone()))
     }
 
     async fn get_prompt(
@@ -87,9 +105,9 @@ impl ServerHandler for ToolServer {
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
         let catalog = &self.shared.catalog;
-        let result = catalog
-            .get_prompt(request, self.scope(Some(&context as &dyn Request)))
-            .await;
+        let arguments = request.arguments.unwrap_or_default();
+        let scope = self.scope(Some(&context as &dyn Request));
+        let result = catalog.get_prompt(&request.name, arguments, scope).await;
         Ok(bridge::get_prompt_result(result.map_err(bridge::error_data)?).into())
     }
 
@@ -99,7 +117,13 @@ impl ServerHandler for ToolServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
         one_page(request.as_ref())?;
-        self.shared.catalog.resource_listing()
+        if self.shared.catalog.resources.is_empty() {
+            return Err(ErrorData::method_not_found::<ListResourcesRequestMethod>());
+        }
+        let listings = listings::listings(&self.shared.catalog);
+        Ok(ListResourcesResult::with_all_items(
+            listings.resources.clone(),
+        ))
     }
 
     async fn list_resource_templates(
@@ -108,7 +132,15 @@ impl ServerHandler for ToolServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
         one_page(request.as_ref())?;
-        self.shared.catalog.template_listing()
+        if self.shared.catalog.resources.is_empty() {
+            return Err(ErrorData::method_not_found::<
+                ListResourceTemplatesRequestMethod,
+            >());
+        }
+        let listings = listings::listings(&self.shared.catalog);
+        Ok(ListResourceTemplatesResult::with_all_items(
+            listings.templates.clone(),
+        ))
     }
 
     async fn read_resource(
@@ -127,7 +159,8 @@ impl ServerHandler for ToolServer {
         request: SubscribeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        (self.shared.catalog).subscribe(request.uri, self.session, context.peer);
+        let listener = Arc::new(PeerListener(context.peer));
+        (self.shared.catalog).subscribe(request.uri, self.session, listener);
         Ok(())
     }
 
@@ -145,12 +178,16 @@ impl ServerHandler for ToolServer {
         &self,
         requested: &SubscriptionFilter,
     ) -> Option<SubscriptionFilter> {
-        self.shared.catalog.accepted(requested)
+        Some(listings::accepted(&self.shared.catalog, requested))
     }
 
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
-        self.shared.list.stream_started(context.sink().clone());
-        self.shared.catalog.listen(context).await;
+        let stream = Arc::new(StreamListener(context.sink().clone()));
+        self.shared.list.listen(stream.clone());
+        let catalog = &self.shared.catalog;
+        let number = catalog.open_stream(stream);
+        context.cancelled().await;
+        catalog.close_stream(number);
         Ok(())
     }
 
@@ -159,7 +196,14 @@ impl ServerHandler for ToolServer {
         request: CompleteRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, ErrorData> {
-        let completion = self.shared.catalog.complete(&request);
+        let argument = &request.argument;
+        let reference = match &request.r#ref {
+            Reference::Prompt(prompt) => catalog::Reference::Prompt(&prompt.name),
+            Reference::Resource(template) => catalog::Reference::Resource(&template.uri),
+            // A kind of reference this version does not know: nothing to suggest.
+            _ => return Ok(bridge::complete_result(Default::default())),
+        };
+        let completion = (self.shared.catalog).complete(reference, &argument.name, &argument.value);
         Ok(bridge::complete_result(
             completion.map_err(bridge::error_data)?,
         ))

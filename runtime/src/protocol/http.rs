@@ -28,10 +28,48 @@ use tokio_util::task::TaskTracker;
 
 use crate::outcome::error::ServerError;
 use crate::protocol::wire::{self, Inbound};
+use crate::server::builder::Server;
 use crate::server::tool_server::ToolServer;
 
-/// The body of every response of an [`HttpService`].
-pub type HttpBody = BoxBody<Bytes, Infallible>;
+/// The body of rmcp's responses, and of ours, inside the service.
+type Boxed = BoxBody<Bytes, Infallible>;
+
+/// The body of every response of an [`HttpService`]: a JSON document, or a stream of
+/// server-sent events. It is an [`http_body::Body`] of [`Bytes`] that cannot fail, as
+/// `hyper`, `axum` and the rest of the `tower` ecosystem take.
+///
+/// ```
+/// fn served_by_hyper<B: http_body::Body<Error = std::convert::Infallible> + Send + 'static>() {}
+/// served_by_hyper::<mcp_tool::HttpBody>();
+/// ```
+pub struct HttpBody(Boxed);
+
+impl http_body::Body for HttpBody {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    #[inline]
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut TaskContext<'_>,
+    ) -> Poll<Option<Result<http_body::Frame<Bytes>, Infallible>>> {
+        std::pin::Pin::new(&mut self.0).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.0.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.0.size_hint()
+    }
+}
+
+impl std::fmt::Debug for HttpBody {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpBody").finish_non_exhaustive()
+    }
+}
 
 /// The MCP endpoint of a [`ToolServer`] as a `tower` service, to mount in an HTTP
 /// application of one's own (`axum`, `hyper`, anything that takes a `tower` service).
@@ -101,7 +139,7 @@ impl HttpService {
         }
     }
 
-    async fn handle<B>(self, request: Request<B>) -> Response<HttpBody>
+    async fn handle<B>(self, request: Request<B>) -> Response<Boxed>
     where
         B: http_body::Body<Data = Bytes> + Send + 'static,
         B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
@@ -162,18 +200,14 @@ where
 
     fn call(&mut self, request: Request<B>) -> Self::Future {
         let service = self.clone();
-        Box::pin(async move { Ok(service.handle(request).await) })
+        Box::pin(async move { Ok(service.handle(request).await.map(HttpBody)) })
     }
 }
 
 /// A refusal of `rmcp`'s, as a JSON-RPC error: a body that is not a message gets the
 /// error a stdio client would get for the same line, with `400`; any other refusal
 /// keeps its status and says its sentence as an `Invalid request` error.
-async fn explained(
-    response: Response<HttpBody>,
-    json_body: bool,
-    body: &Bytes,
-) -> Response<HttpBody> {
+async fn explained(response: Response<Boxed>, json_body: bool, body: &Bytes) -> Response<Boxed> {
     if has_json_content(response.headers()) {
         return response;
     }
@@ -217,7 +251,7 @@ fn has_json_content(headers: &http::HeaderMap) -> bool {
         })
 }
 
-fn rpc_error(status: StatusCode, reply: Vec<u8>) -> Response<HttpBody> {
+fn rpc_error(status: StatusCode, reply: Vec<u8>) -> Response<Boxed> {
     let mut response = Response::new(Full::new(Bytes::from(reply)).boxed());
     *response.status_mut() = status;
     response.headers_mut().insert(
@@ -228,7 +262,7 @@ fn rpc_error(status: StatusCode, reply: Vec<u8>) -> Response<HttpBody> {
 }
 
 /// `202 Accepted`, what a notification gets, also one dropped as malformed.
-fn accepted() -> Response<HttpBody> {
+fn accepted() -> Response<Boxed> {
     let mut response = Response::new(Full::new(Bytes::new()).boxed());
     *response.status_mut() = StatusCode::ACCEPTED;
     response
@@ -346,4 +380,65 @@ pub(crate) async fn shutdown_signal() {
         () = terminate => {}
     }
     tracing::info!("shutting down: no new requests; running ones may finish");
+}
+
+impl Server {
+    /// Builds the server and serves Streamable HTTP at `http://ADDRESS/mcp` until Ctrl-C
+    /// or SIGTERM, from a program that runs its own async runtime; then takes no new
+    /// request and gives the running ones the [`shutdown_grace`](Self::shutdown_grace)
+    /// to finish. It prints the address it serves at on stderr. Bind to `127.0.0.1`
+    /// (the loopback interface) unless clients on other machines must reach it, and
+    /// then list the names they use with [`allowed_hosts`](Self::allowed_hosts).
+    ///
+    /// ```no_run
+    /// #[tokio::main]
+    /// async fn main() -> Result<(), mcp_tool::ServerError> {
+    ///     mcp_tool::Server::from_registry("line-counter", env!("CARGO_PKG_VERSION"))
+    ///         .serve_http("127.0.0.1:8000")
+    ///         .await
+    /// }
+    /// ```
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+    pub async fn serve_http(self, address: &str) -> Result<(), ServerError> {
+        crate::outcome::logging::init_unless_set();
+        let name = self.name.clone();
+        let stateless = self.settings.http.stateless;
+        let server = self.build()?;
+        let listener = tokio::net::TcpListener::bind(address)
+            .await
+            .map_err(|source| ServerError::Bind {
+                address: address.to_owned(),
+                source,
+            })?;
+        let local = listener
+            .local_addr()
+            .map_err(|e| ServerError::Transport(e.to_string()))?;
+        let mode = if stateless {
+            "stateless"
+        } else {
+            "with sessions"
+        };
+        eprintln!("{name}: serving MCP over HTTP ({mode}) at http://{local}/mcp; Ctrl-C stops");
+        server.serve_http(listener, shutdown_signal()).await
+    }
+
+    /// [`serve_http`](Self::serve_http) on an async runtime of its own, with a worker
+    /// thread per core: a plain `fn main` can serve HTTP.
+    ///
+    /// ```no_run
+    /// fn main() -> Result<(), mcp_tool::ServerError> {
+    ///     mcp_tool::Server::from_registry("line-counter", env!("CARGO_PKG_VERSION"))
+    ///         .run_http("127.0.0.1:8000")
+    /// }
+    /// ```
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+    pub fn run_http(self, address: &str) -> Result<(), ServerError> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .map_err(ServerError::Runtime)?;
+        let served = runtime.block_on(self.serve_http(address));
+        runtime.shutdown_background();
+        served
+    }
 }

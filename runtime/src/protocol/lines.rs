@@ -10,7 +10,6 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
 
 use rmcp::RoleServer;
 use rmcp::model::{
@@ -22,27 +21,7 @@ use tokio::sync::{Mutex, Notify};
 use tokio::time::Instant;
 
 use crate::protocol::wire::{self, Handshake, Inbound};
-
-/// How much a session accepts, and how long it waits for running calls at the end.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Limits {
-    /// The longest message read, in bytes; a longer one is refused and skipped.
-    pub(crate) max_message: usize,
-    /// How long calls still running at the end of the input may take to finish.
-    pub(crate) grace: Duration,
-    /// The bytes of messages waiting to be written above which no request is read.
-    pub(crate) max_queued: usize,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Self {
-            max_message: 4 * 1024 * 1024,
-            grace: Duration::from_secs(30),
-            max_queued: 1024 * 1024,
-        }
-    }
-}
+use crate::server::settings::Limits;
 
 /// The requests read and not answered yet.
 #[derive(Debug, Default)]

@@ -10,6 +10,8 @@ pub(crate) mod handler;
 #[cfg(feature = "http")]
 pub(crate) mod http;
 pub(crate) mod lines;
+pub(crate) mod listeners;
+pub(crate) mod listings;
 pub(crate) mod session;
-pub(crate) mod subscriptions;
+pub(crate) mod stdio;
 pub(crate) mod wire;

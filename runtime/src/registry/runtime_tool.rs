@@ -9,7 +9,6 @@ use std::panic::Location;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use rmcp::model::Tool;
 use schemars::JsonSchema;
 use serde_json::{Map, Value};
 
@@ -21,7 +20,6 @@ use crate::model::{ToolAnnotations, ToolInfo};
 use crate::outcome::error::{ServerError, ToolError};
 use crate::outcome::failure::Failure;
 use crate::outcome::output::IntoContent;
-use crate::protocol::bridge;
 
 /// The longest tool name the MCP specification allows.
 const MAX_NAME_LEN: usize = 128;
@@ -374,7 +372,7 @@ impl RuntimeTool {
         };
         Ok(AddedTool {
             name: intern(&self.name),
-            tool: bridge::sdk_tool(info),
+            info,
             timeout: self.timeout.or(timeout),
             declared,
             handler,
@@ -487,7 +485,7 @@ fn intern(name: &str) -> &'static str {
 pub(crate) struct AddedTool {
     pub(crate) name: &'static str,
     /// What `tools/list` sends.
-    pub(crate) tool: Tool,
+    pub(crate) info: ToolInfo,
     pub(crate) timeout: Option<Duration>,
     /// The properties of its input schema.
     declared: Arc<[String]>,

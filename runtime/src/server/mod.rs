@@ -9,10 +9,14 @@
 
 pub(crate) mod builder;
 pub(crate) mod catalog;
+pub(crate) mod derived;
 pub(crate) mod driver;
 pub(crate) mod invoke;
+pub(crate) mod listeners;
 pub(crate) mod prompt_set;
 pub(crate) mod resource_set;
 pub(crate) mod settings;
+pub(crate) mod subscriptions;
 pub(crate) mod tool_list;
 pub(crate) mod tool_server;
+pub(crate) mod tools;

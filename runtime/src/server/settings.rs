@@ -4,7 +4,6 @@ use std::time::Duration;
 
 use crate::call::state::StateMap;
 use crate::outcome::failure_report::Detail;
-use crate::protocol::lines::Limits;
 
 /// How a built server serves its tools: what [`Server`](crate::Server)'s options set, handed to
 /// [`ToolServer`](crate::ToolServer) whole.
@@ -37,6 +36,27 @@ impl Default for HttpOptions {
         Self {
             stateless: false,
             allowed_hosts: ["localhost", "127.0.0.1", "::1"].map(String::from).to_vec(),
+        }
+    }
+}
+
+/// How much a session accepts, and how long it waits for running calls at the end.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Limits {
+    /// The longest message read, in bytes; a longer one is refused and skipped.
+    pub(crate) max_message: usize,
+    /// How long calls still running at the end of the input may take to finish.
+    pub(crate) grace: Duration,
+    /// The bytes of messages waiting to be written above which no request is read.
+    pub(crate) max_queued: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_message: 4 * 1024 * 1024,
+            grace: Duration::from_secs(30),
+            max_queued: 1024 * 1024,
         }
     }
 }

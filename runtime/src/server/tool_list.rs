@@ -1,19 +1,20 @@
-//! The tools a running server lists: a snapshot shared by every session and swapped
-//! whole when a tool is added or removed, after which every session is told
-//! (`notifications/tools/list_changed`).
+//! The one table of a server's tools: the tools it was built with and those added at
+//! run time, found for each call, listed as a snapshot shared by every session and
+//! swapped whole when a tool is added or removed, after which every session is told
+//! (`notifications/tools/list_changed`). Until the list first changes, a call finds its
+//! tool among the built tools alone, by name, without reading the snapshot.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
-use rmcp::model::{ServerNotification, Tool, ToolListChangedNotification};
-use rmcp::service::SubscriptionSink;
-use rmcp::{Peer, RoleServer};
-
 use crate::model::ToolInfo;
-use crate::outcome::error::ServerError;
-use crate::protocol::bridge;
+use crate::outcome::error::{CallError, ServerError};
 use crate::registry::runtime_tool::{AddedTool, RuntimeTool};
+use crate::registry::tool::ToolEntry;
+use crate::server::derived::Derived;
+use crate::server::listeners::Listener;
+use crate::server::tools::{BuiltTool, Found, unknown_tool};
 
 /// The tools a running server lists, to add tools to and remove tools from while it
 /// serves: every session connected gets `notifications/tools/list_changed`, and lists
@@ -49,28 +50,22 @@ pub struct ToolList {
 }
 
 struct Inner {
-    current: RwLock<Arc<Snapshot>>,
+    current: RwLock<Arc<Listed>>,
     /// Whether the list ever changed: until it does, a call finds its tool among the
     /// server's built tools without reading the snapshot.
     changed: AtomicBool,
     /// The tools the server was built with, by position.
-    built: Vec<Built>,
+    built: Vec<BuiltTool>,
+    /// Their names with their position in `built`, sorted by name: looked up on every
+    /// call, where comparing names beats hashing one.
+    index: Vec<(&'static str, usize)>,
     /// The server's time limit for a call, for tools added without their own.
     timeout: Option<Duration>,
-    /// Every session that may want `notifications/tools/list_changed`.
-    sessions: Mutex<Vec<Peer<RoleServer>>>,
-    /// The `subscriptions/listen` streams (protocol 2026-07-28) that asked for it.
-    streams: Mutex<Vec<(u64, SubscriptionSink)>>,
-    /// The number the next stream is known by.
-    next_stream: AtomicU64,
-}
-
-/// A tool the server was built with.
-pub(crate) struct Built {
-    pub(crate) name: &'static str,
-    /// `file:line` of its definition.
-    pub(crate) location: String,
-    pub(crate) tool: Tool,
+    /// Every session and stream that wants `notifications/tools/list_changed`, by the
+    /// number each is known by.
+    listeners: Mutex<Vec<(u64, Arc<dyn Listener>)>>,
+    /// The number the next listener is known by.
+    next_listener: AtomicU64,
 }
 
 /// Where a listed tool is: among the server's built tools, or added at run time.
@@ -93,62 +88,114 @@ pub(crate) fn position_by_name(index: &[(&'static str, usize)], name: &str) -> O
 }
 
 /// The tools listed at one time.
-struct Snapshot {
+pub(crate) struct Listed {
     /// In the order listed: the built tools, then the added ones in the order added.
     slots: Vec<Slot>,
     /// Names with their position in `slots`, sorted by name.
     index: Vec<(&'static str, usize)>,
-    /// What `tools/list` sends.
-    listing: Vec<Tool>,
-    /// The same in this crate's terms, made on first use.
-    infos: OnceLock<Arc<[ToolInfo]>>,
+    /// What `tools/list` lists, in the order of `slots`.
+    infos: Arc<[ToolInfo]>,
+    /// The protocol layer's own form of `infos`, made on first use.
+    pub(crate) derived: Derived,
 }
 
-impl Snapshot {
-    fn new(slots: Vec<Slot>, built: &[Built]) -> Self {
+impl Listed {
+    fn new(slots: Vec<Slot>, built: &[BuiltTool]) -> Self {
         let name = |slot: &Slot| match slot {
-            Slot::Built(position) => built[*position].name,
+            Slot::Built(position) => built[*position].entry.name(),
             Slot::Added(tool) => tool.name,
         };
         let mut index: Vec<(&'static str, usize)> = (slots.iter().enumerate())
             .map(|(position, slot)| (name(slot), position))
             .collect();
         index.sort_unstable();
-        let listing = (slots.iter())
+        let infos = (slots.iter())
             .map(|slot| match slot {
-                Slot::Built(position) => built[*position].tool.clone(),
-                Slot::Added(tool) => tool.tool.clone(),
+                Slot::Built(position) => built[*position].info.clone(),
+                Slot::Added(tool) => tool.info.clone(),
             })
             .collect();
         Self {
             slots,
             index,
-            listing,
-            infos: OnceLock::new(),
+            infos,
+            derived: Derived::default(),
         }
     }
 
     fn find(&self, name: &str) -> Option<&Slot> {
-        self.slots.get(position_by_name(&self.index, name)?)
+        self.slots.get(self.position(name)?)
+    }
+
+    /// The tools listed, with their schemas, as clients see them.
+    pub(crate) fn infos(&self) -> &[ToolInfo] {
+        &self.infos
+    }
+
+    /// Where the tool named `name` is in [`infos`](Self::infos).
+    pub(crate) fn position(&self, name: &str) -> Option<usize> {
+        position_by_name(&self.index, name)
     }
 }
 
 impl ToolList {
-    /// The list of a server built with `built`, whose time limit for a call is `timeout`.
-    pub(crate) fn new(built: Vec<Built>, timeout: Option<Duration>) -> Self {
+    /// The list of a server built with the tools of `entries`, whose time limit for a
+    /// call is `timeout`.
+    pub(crate) fn new(entries: &[&'static ToolEntry], timeout: Option<Duration>) -> Self {
+        let built: Vec<BuiltTool> = (entries.iter())
+            .map(|entry| BuiltTool::new(entry, timeout))
+            .collect();
+        let mut index: Vec<(&'static str, usize)> = (built.iter().enumerate())
+            .map(|(position, tool)| (tool.entry.name(), position))
+            .collect();
+        index.sort_unstable();
         let slots = (0..built.len()).map(Slot::Built).collect();
-        let snapshot = Snapshot::new(slots, &built);
+        let listed = Listed::new(slots, &built);
         Self {
             inner: Arc::new(Inner {
-                current: RwLock::new(Arc::new(snapshot)),
+                current: RwLock::new(Arc::new(listed)),
                 changed: AtomicBool::new(false),
                 built,
+                index,
                 timeout,
-                sessions: Mutex::new(Vec::new()),
-                streams: Mutex::new(Vec::new()),
-                next_stream: AtomicU64::new(0),
+                listeners: Mutex::new(Vec::new()),
+                next_listener: AtomicU64::new(0),
             }),
         }
+    }
+
+    /// The tool named `name`, for a call.
+    #[inline]
+    pub(crate) fn find(&self, name: &str) -> Option<Found<'_>> {
+        if self.changed() {
+            return self.find_listed(name);
+        }
+        let position = position_by_name(&self.inner.index, name)?;
+        self.inner.built.get(position).map(Found::Built)
+    }
+
+    /// The tool named `name` once tools were added or removed.
+    #[cold]
+    #[inline(never)]
+    fn find_listed(&self, name: &str) -> Option<Found<'_>> {
+        let slot = {
+            let current =
+                (self.inner.current.read()).unwrap_or_else(|poisoned| poisoned.into_inner());
+            current.find(name)?.clone()
+        };
+        match slot {
+            Slot::Built(position) => self.inner.built.get(position).map(Found::Built),
+            Slot::Added(tool) => Some(Found::Added(tool, None)),
+        }
+    }
+
+    /// The error for a call of `name`, which is not listed: the closest names suggested.
+    #[cold]
+    pub(crate) fn unknown_tool(&self, name: &str) -> CallError {
+        if self.changed() {
+            return unknown_tool(name, self.sorted_names().into_iter());
+        }
+        unknown_tool(name, self.inner.index.iter().map(|(known, _)| *known))
     }
 
     /// Whether a tool was ever added or removed.
@@ -157,42 +204,26 @@ impl ToolList {
         self.inner.changed.load(Ordering::Acquire)
     }
 
-    fn snapshot(&self) -> Arc<Snapshot> {
+    /// The tools listed now.
+    pub(crate) fn listed(&self) -> Arc<Listed> {
         let current = (self.inner.current.read()).unwrap_or_else(|poisoned| poisoned.into_inner());
         Arc::clone(&current)
     }
 
-    /// The tool named `name`, as listed now.
-    pub(crate) fn find(&self, name: &str) -> Option<Slot> {
-        let current = (self.inner.current.read()).unwrap_or_else(|poisoned| poisoned.into_inner());
-        current.find(name).cloned()
-    }
-
-    /// What `tools/list` sends now.
-    pub(crate) fn listing(&self) -> Vec<Tool> {
-        let current = (self.inner.current.read()).unwrap_or_else(|poisoned| poisoned.into_inner());
-        current.listing.clone()
-    }
-
     /// The names listed now, sorted.
     pub(crate) fn sorted_names(&self) -> Vec<&'static str> {
-        let snapshot = self.snapshot();
-        snapshot.index.iter().map(|(name, _)| *name).collect()
+        let listed = self.listed();
+        listed.index.iter().map(|(name, _)| *name).collect()
     }
 
     /// The tools listed now, with their schemas, as clients see them.
     pub fn tools(&self) -> Arc<[ToolInfo]> {
-        let snapshot = self.snapshot();
-        Arc::clone(snapshot.infos.get_or_init(|| {
-            (snapshot.listing.iter().cloned())
-                .map(bridge::tool_info)
-                .collect()
-        }))
+        Arc::clone(&self.listed().infos)
     }
 
     /// Whether a tool named `name` is listed now.
     pub fn contains(&self, name: &str) -> bool {
-        self.snapshot().find(name).is_some()
+        self.listed().find(name).is_some()
     }
 
     /// Adds a tool, once checked (see [`RuntimeTool`]), and tells every session. A tool
@@ -207,7 +238,7 @@ impl ToolList {
                 return Err(ServerError::ToolNameTaken {
                     name: added.name.to_owned(),
                     first: match existing {
-                        Slot::Built(position) => self.inner.built[*position].location.clone(),
+                        Slot::Built(position) => self.inner.built[*position].entry.location(),
                         Slot::Added(tool) => format!("{} (added at run time)", tool.location),
                     },
                     second: added.location.clone(),
@@ -215,7 +246,7 @@ impl ToolList {
             }
             let mut slots = current.slots.clone();
             slots.push(Slot::Added(Arc::new(added)));
-            *current = Arc::new(Snapshot::new(slots, &self.inner.built));
+            *current = Arc::new(Listed::new(slots, &self.inner.built));
             self.inner.changed.store(true, Ordering::Release);
         }
         self.notify();
@@ -236,46 +267,36 @@ impl ToolList {
             let position = current.index[found].1;
             let mut slots = current.slots.clone();
             slots.remove(position);
-            *current = Arc::new(Snapshot::new(slots, &self.inner.built));
+            *current = Arc::new(Listed::new(slots, &self.inner.built));
             self.inner.changed.store(true, Ordering::Release);
         }
         self.notify();
         true
     }
 
-    /// Remembers a session, to tell it when the list changes.
-    pub(crate) fn session_started(&self, peer: Peer<RoleServer>) {
-        let mut sessions =
-            (self.inner.sessions.lock()).unwrap_or_else(|poisoned| poisoned.into_inner());
-        sessions.retain(|peer| !peer.is_transport_closed());
-        sessions.push(peer);
-    }
-
-    /// Remembers a `subscriptions/listen` stream that accepted
-    /// `notifications/tools/list_changed`, to tell it when the list changes.
-    pub(crate) fn stream_started(&self, sink: SubscriptionSink) {
-        if sink.accepted().tools_list_changed == Some(true) {
-            let mut streams =
-                (self.inner.streams.lock()).unwrap_or_else(|poisoned| poisoned.into_inner());
-            let number = self.inner.next_stream.fetch_add(1, Ordering::Relaxed);
-            streams.push((number, sink));
+    /// Remembers a session or a stream, to tell it when the list changes, unless it
+    /// does not want to hear of it.
+    pub(crate) fn listen(&self, listener: Arc<dyn Listener>) {
+        if !listener.wants_tool_changes() {
+            return;
         }
+        let mut listeners =
+            (self.inner.listeners.lock()).unwrap_or_else(|poisoned| poisoned.into_inner());
+        listeners.retain(|(_, listener)| listener.is_open());
+        let number = self.inner.next_listener.fetch_add(1, Ordering::Relaxed);
+        listeners.push((number, listener));
     }
 
-    /// Sends `notifications/tools/list_changed` to every session and stream still open.
+    /// Sends `notifications/tools/list_changed` to every session and stream still open;
+    /// one that cannot be told is forgotten.
     fn notify(&self) {
-        let peers: Vec<Peer<RoleServer>> = {
-            let mut sessions =
-                (self.inner.sessions.lock()).unwrap_or_else(|poisoned| poisoned.into_inner());
-            sessions.retain(|peer| !peer.is_transport_closed());
-            sessions.clone()
+        let listeners: Vec<(u64, Arc<dyn Listener>)> = {
+            let mut listeners =
+                (self.inner.listeners.lock()).unwrap_or_else(|poisoned| poisoned.into_inner());
+            listeners.retain(|(_, listener)| listener.is_open());
+            listeners.clone()
         };
-        let streams: Vec<(u64, SubscriptionSink)> = {
-            let streams =
-                (self.inner.streams.lock()).unwrap_or_else(|poisoned| poisoned.into_inner());
-            streams.clone()
-        };
-        if peers.is_empty() && streams.is_empty() {
+        if listeners.is_empty() {
             return;
         }
         // Sessions exist only on an async runtime, which sends for them.
@@ -285,20 +306,12 @@ impl ToolList {
         };
         let list = self.clone();
         runtime.spawn(async move {
-            for peer in peers {
-                if let Err(error) = peer.notify_tool_list_changed().await {
+            for (number, listener) in listeners {
+                if let Err(error) = listener.tools_changed().await {
                     tracing::debug!(%error, "notifications/tools/list_changed not sent");
-                }
-            }
-            for (number, sink) in streams {
-                let changed = ToolListChangedNotification::default();
-                let sent = sink.send(ServerNotification::ToolListChangedNotification(changed));
-                if let Err(error) = sent.await {
-                    // A stream that ended is forgotten.
-                    tracing::debug!(%error, "notifications/tools/list_changed not sent");
-                    let mut streams = (list.inner.streams.lock())
+                    let mut listeners = (list.inner.listeners.lock())
                         .unwrap_or_else(|poisoned| poisoned.into_inner());
-                    streams.retain(|(kept, _)| *kept != number);
+                    listeners.retain(|(kept, _)| *kept != number);
                 }
             }
         });

@@ -1,43 +1,37 @@
 //! A built server: every tool's listing computed once and shared by every session,
-//! the lookup of a called tool, and `rmcp`'s `ServerHandler` over them.
+//! the lookup of a called tool, and the call of one.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use rmcp::ServiceExt;
-use rmcp::model::{ServerConfig, Tool};
 use serde_json::Value;
 use tokio::sync::Semaphore;
 
-use crate::call::arguments::CallArguments;
-use crate::call::future::{CallInput, Outcome, ToolFuture};
-use crate::call::schema;
+use crate::call::future::{CallInput, Outcome};
 use crate::call::session::Request;
 use crate::call::state::StateMap;
 use crate::model::{
-    Content, Icon, PromptInfo, PromptResult, ResourceContents, ResourceInfo, ResourceTemplateInfo,
-    ToolAnnotations, ToolInfo, ToolResult,
+    Content, PromptInfo, PromptResult, ResourceContents, ResourceInfo, ResourceTemplateInfo,
+    ToolInfo, ToolResult,
 };
 use crate::outcome::error::{CallError, INTERNAL_ERROR, ServerError};
 use crate::outcome::failure::Failure;
 use crate::outcome::failure_report::{self, Detail, Subject};
 use crate::outcome::log_filter::LogFilter;
-use crate::outcome::masking;
 use crate::outcome::output::ToolReply;
-use crate::outcome::suggest;
-use crate::protocol::bridge;
-use crate::protocol::lines::{Limits, LineTransport};
-use crate::registry::runtime_tool::{AddedTool, RuntimeTool};
+use crate::registry::runtime_tool::RuntimeTool;
 use crate::registry::tool::ToolEntry;
 use crate::server::catalog::Catalog;
 use crate::server::driver;
 use crate::server::invoke::Scope;
 #[cfg(feature = "http")]
 use crate::server::settings::HttpOptions;
-use crate::server::settings::Settings;
+use crate::server::settings::{Limits, Settings};
 
-use crate::server::tool_list::{Built, Slot, ToolList, position_by_name};
+use crate::server::derived::Derived;
+use crate::server::tool_list::ToolList;
+use crate::server::tools::Found;
 
 /// A built server: the tool list computed once, shared by every session.
 ///
@@ -45,10 +39,10 @@ use crate::server::tool_list::{Built, Slot, ToolList, position_by_name};
 /// [`serve_lines`](Self::serve_lines); call its tools directly with
 /// [`call`](Self::call).
 ///
-/// It implements `rmcp`'s `ServerHandler`
-/// (`mcp_tool::rmcp::ServerHandler`, with the feature `rmcp`), so a program may hand it to a
-/// transport of rmcp's that mcp-tool does not wrap; that use is outside this crate's
-/// compatibility promise, as everything under `mcp_tool::rmcp` is.
+/// It implements rmcp's `ServerHandler` trait (reached through `mcp_tool::rmcp`, with the
+/// feature `rmcp`), so a program may hand it to a transport of rmcp's that mcp-tool does
+/// not wrap; that use is outside this crate's compatibility promise, as everything under
+/// `mcp_tool::rmcp` is.
 #[derive(Clone, Debug)]
 pub struct ToolServer {
     pub(crate) shared: Arc<Shared>,
@@ -60,10 +54,10 @@ pub struct ToolServer {
 
 #[derive(Debug)]
 pub(crate) struct Shared {
-    pub(crate) info: ServerConfig,
-    pub(crate) tools: Vec<BuiltTool>,
-    /// Tool names with their position in `tools`, sorted by name.
-    pub(crate) index: Vec<(&'static str, usize)>,
+    /// The server's name, version and instructions.
+    pub(crate) about: About,
+    /// The protocol layer's own form of what the server says of itself, made once.
+    pub(crate) info: Derived,
     /// The tools listed now: `tools` until one is added or removed.
     pub(crate) list: ToolList,
     pub(crate) detail: Detail,
@@ -81,122 +75,21 @@ pub(crate) struct Shared {
     http: HttpOptions,
 }
 
-#[derive(Debug)]
-pub(crate) struct BuiltTool {
-    entry: &'static ToolEntry,
-    tool: Tool,
-    wrap_output: bool,
-    /// The tool's own `timeout`, else the server's.
-    timeout: Option<Duration>,
-}
-
-impl BuiltTool {
-    fn new(entry: &'static ToolEntry, server_timeout: Option<Duration>) -> Self {
-        let spec = entry.spec();
-        let (output_schema, wrap_output) =
-            match schema::output_schema(spec.output_schema, spec.schema) {
-                Some((output, wrap)) => (Some(output), wrap),
-                None => (None, false),
-            };
-        let has_annotations = spec.read_only.is_some()
-            || spec.destructive.is_some()
-            || spec.idempotent.is_some()
-            || spec.open_world.is_some();
-        let info = ToolInfo {
-            name: spec.name.to_owned(),
-            title: spec.title.map(str::to_owned),
-            description: Some(spec.description.to_owned()),
-            input_schema: schema::input_schema(spec.params, spec.schema),
-            output_schema,
-            annotations: has_annotations.then_some(ToolAnnotations {
-                title: None,
-                read_only: spec.read_only,
-                destructive: spec.destructive,
-                idempotent: spec.idempotent,
-                open_world: spec.open_world,
-            }),
-            icons: spec.icons.iter().map(|src| Icon::new(*src)).collect(),
-            meta: meta(entry),
-        };
-        Self {
-            entry,
-            tool: bridge::sdk_tool(info),
-            wrap_output,
-            timeout: spec
-                .timeout_ms
-                .map(Duration::from_millis)
-                .or(server_timeout),
-        }
-    }
-
-    /// The reply as the client reads it: a value that is not an object, wrapped as
-    /// `{"result": ...}` when the output schema says so.
-    fn reply(&self, reply: ToolReply) -> ToolReply {
-        match reply {
-            ToolReply::Structured(value) if self.wrap_output => {
-                let mut object = serde_json::Map::with_capacity(1);
-                object.insert("result".into(), value);
-                ToolReply::Structured(Value::Object(object))
-            }
-            reply => reply,
-        }
-    }
-}
-
-/// A tool's `_meta`: the attribute's `meta`, with its tags under `"mcp-tool/tags"`.
-fn meta(entry: &ToolEntry) -> Option<serde_json::Map<String, Value>> {
-    let spec = entry.spec();
-    let mut meta = match spec.meta.map(serde_json::from_str::<Value>) {
-        Some(Ok(Value::Object(meta))) => meta,
-        // The attribute checked it; a hand-made entry may still be wrong.
-        Some(_) => {
-            tracing::warn!(
-                tool = spec.name,
-                "the tool's `meta` is not a JSON object: left out"
-            );
-            serde_json::Map::new()
-        }
-        None => serde_json::Map::new(),
-    };
-    if !spec.tags.is_empty() {
-        meta.insert("mcp-tool/tags".to_owned(), spec.tags.into());
-    }
-    (!meta.is_empty()).then_some(meta)
-}
-
 impl ToolServer {
     pub(crate) fn new(
         entries: Vec<&'static ToolEntry>,
         catalog: Catalog,
-        info: ServerConfig,
+        about: About,
         mut settings: Settings,
     ) -> Self {
         let timeout = settings.timeout;
-        let tools: Vec<BuiltTool> = (entries.iter())
-            .map(|entry| BuiltTool::new(entry, timeout))
-            .collect();
-        // Looked up on every call: comparing names beats hashing one.
-        let mut index: Vec<(&'static str, usize)> = tools
-            .iter()
-            .enumerate()
-            .map(|(position, tool)| (tool.entry.name(), position))
-            .collect();
-        index.sort_unstable();
-        let built = (tools.iter())
-            .map(|t| Built {
-                name: t.entry.name(),
-                location: t.entry.location(),
-                tool: t.tool.clone(),
-            })
-            .collect();
-        let list = ToolList::new(built, timeout);
+        let list = ToolList::new(&entries, timeout);
         // A tool asks for `State<ToolList>` to add or remove tools.
         settings.state.insert(list.clone());
         Self {
             shared: Arc::new(Shared {
-                info,
-                tools,
-                index,
+                about,
+                info: Derived::default(),
                 list,
                 detail: settings.detail,
                 timeout,
@@ -332,7 +225,6 @@ impl ToolServer {
         }
     }
 
-    #[cfg(feature = "http")]
     pub(crate) fn limits(&self) -> Limits {
         self.shared.limits
     }
@@ -340,32 +232,6 @@ impl ToolServer {
     #[cfg(feature = "http")]
     pub(crate) fn http_options(&self) -> &HttpOptions {
         &self.shared.http
-    }
-
-    /// Serves over stdin and stdout until the client leaves.
-    pub async fn serve_stdio(self) -> Result<(), ServerError> {
-        self.serve_lines(tokio::io::stdin(), tokio::io::stdout())
-            .await
-    }
-
-    /// Serves one session over any pair of byte streams that carry one JSON-RPC
-    /// message a line, as stdio does: a pipe, a socket, an in-memory duplex. A line
-    /// that is not JSON is answered with a `-32700` error (`"id": null`) and the
-    /// session goes on.
-    pub async fn serve_lines<R, W>(self, input: R, output: W) -> Result<(), ServerError>
-    where
-        R: tokio::io::AsyncRead + Unpin + Send + 'static,
-        W: tokio::io::AsyncWrite + Unpin + Send + 'static,
-    {
-        let transport = LineTransport::new(input, output, self.shared.limits);
-        let running = ServiceExt::serve(self.session(), transport)
-            .await
-            .map_err(|e| ServerError::Transport(e.to_string()))?;
-        running
-            .waiting()
-            .await
-            .map(|_| ())
-            .map_err(|e| ServerError::Transport(e.to_string()))
     }
 
     /// Runs one call outside any session, as `tools/call` would: a tool's failure is
@@ -464,99 +330,22 @@ impl ToolServer {
 
     #[inline]
     pub(crate) fn find(&self, name: &str) -> Option<Found<'_>> {
-        if self.shared.list.changed() {
-            return self.find_listed(name);
-        }
-        let position = position_by_name(&self.shared.index, name)?;
-        self.shared.tools.get(position).map(Found::Built)
-    }
-
-    /// The tool named `name` once tools were added or removed.
-    #[cold]
-    #[inline(never)]
-    fn find_listed(&self, name: &str) -> Option<Found<'_>> {
-        match self.shared.list.find(name)? {
-            Slot::Built(position) => self.shared.tools.get(position).map(Found::Built),
-            Slot::Added(tool) => Some(Found::Added(tool, None)),
-        }
+        self.shared.list.find(name)
     }
 
     #[cold]
     pub(crate) fn unknown_tool(&self, name: &str) -> CallError {
-        if self.shared.list.changed() {
-            return unknown_tool(name, self.shared.list.sorted_names().into_iter());
-        }
-        unknown_tool(name, self.shared.index.iter().map(|(known, _)| *known))
+        self.shared.list.unknown_tool(name)
     }
 }
 
-/// A tool found for a call: one the server was built with, or one added at run time,
-/// held until the call ends with the arguments it took once started.
-pub(crate) enum Found<'a> {
-    Built(&'a BuiltTool),
-    Added(Arc<AddedTool>, Option<Arc<CallArguments>>),
-}
-
-impl Found<'_> {
-    #[inline]
-    pub(crate) fn name(&self) -> &'static str {
-        match self {
-            Found::Built(tool) => tool.entry.name(),
-            Found::Added(tool, _) => tool.name,
-        }
-    }
-
-    #[inline]
-    pub(crate) fn timeout(&self) -> Option<Duration> {
-        match self {
-            Found::Built(tool) => tool.timeout,
-            Found::Added(tool, _) => tool.timeout,
-        }
-    }
-
-    #[inline]
-    pub(crate) fn start(&mut self, input: &mut CallInput<'_>) -> ToolFuture {
-        match self {
-            Found::Built(tool) => (tool.entry.spec().call)(input),
-            Found::Added(tool, taken) => tool.start(input, taken),
-        }
-    }
-
-    /// The call's arguments as sent, for the log of a failed call.
-    fn args<'a>(&'a self, input: &'a CallInput<'_>) -> &'a serde_json::Map<String, Value> {
-        match self {
-            Found::Added(_, Some(taken)) => taken.args(),
-            Found::Built(_) | Found::Added(_, None) => input.args(),
-        }
-    }
-
-    pub(crate) fn tool(&self) -> &Tool {
-        match self {
-            Found::Built(tool) => &tool.tool,
-            Found::Added(tool, _) => &tool.tool,
-        }
-    }
-
-    #[inline]
-    fn reply(&self, reply: ToolReply) -> ToolReply {
-        match self {
-            Found::Built(tool) => tool.reply(reply),
-            // Its output schema is an object: nothing is wrapped.
-            Found::Added(..) => reply,
-        }
-    }
-}
-
-fn unknown_tool<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> CallError {
-    let suggestions = suggest::ranked(name, known);
-    let hint = suggest::did_you_mean(&suggestions);
-    // The requested name is echoed only as a key the client chose, clipped.
-    let shown: String = name.chars().take(64).collect();
-    CallError::UnknownTool {
-        name: name.to_owned(),
-        message: masking::mask_failure(&format!("unknown tool `{shown}`{hint}")).into_owned(),
-        suggestions: suggestions.into_iter().map(str::to_owned).collect(),
-    }
+/// What a server says of itself when a session begins: its name and version, and the
+/// instructions for the client's model.
+#[derive(Debug, Clone)]
+pub(crate) struct About {
+    pub(crate) name: String,
+    pub(crate) version: String,
+    pub(crate) instructions: Option<String>,
 }
 
 /// How a call ended, as the client reads it: the tool's reply, or the masked message

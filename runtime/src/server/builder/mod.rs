@@ -2,22 +2,18 @@
 
 use std::time::Duration;
 
-use rmcp::model::{
-    Implementation, PromptsCapability, ResourcesCapability, ServerCapabilities, ServerConfig,
-};
 use tokio::sync::Semaphore;
 
 use crate::outcome::error::ServerError;
 use crate::outcome::failure_report::Detail;
 #[cfg(feature = "http")]
-use crate::protocol::http as http_service;
 use crate::registry::prompt::{self, PromptEntry};
 use crate::registry::resource::{self, ResourceEntry};
 use crate::registry::runtime_tool::RuntimeTool;
 use crate::registry::tool::{self as registry, ToolEntry};
 use crate::server::catalog::Catalog;
 use crate::server::settings::Settings;
-use crate::server::tool_server::ToolServer;
+use crate::server::tool_server::{About, ToolServer};
 
 mod checks;
 
@@ -36,7 +32,7 @@ use checks::{check_states, check_unique};
 #[derive(Debug)]
 #[must_use = "a server does nothing until it is served"]
 pub struct Server {
-    name: String,
+    pub(crate) name: String,
     version: String,
     instructions: Option<String>,
     entries: Vec<&'static ToolEntry>,
@@ -46,7 +42,7 @@ pub struct Server {
     with_tags: Option<Vec<String>>,
     without_tags: Vec<String>,
     from_registry: bool,
-    settings: Settings,
+    pub(crate) settings: Settings,
     /// Tools defined at run time, added when the server is built.
     added: Vec<RuntimeTool>,
 }
@@ -405,31 +401,12 @@ impl Server {
             &self.settings.state,
         )?;
         let catalog = Catalog::new(self.prompts, self.resources)?;
-        // Logging is deprecated by SEP-2577 (protocol 2026-07-28); earlier clients use it.
-        #[allow(deprecated)]
-        let mut capabilities = ServerCapabilities::builder()
-            .enable_tools()
-            .enable_tool_list_changed()
-            .enable_logging()
-            .build();
-        // Only what the server has: no `prompts` without prompts.
-        if !catalog.prompts.is_empty() {
-            capabilities.prompts = Some(PromptsCapability::default());
-        }
-        if !catalog.resources.is_empty() {
-            let mut resources = ResourcesCapability::default();
-            resources.subscribe = Some(true);
-            capabilities.resources = Some(resources);
-        }
-        if catalog.completes() {
-            capabilities.completions = Some(Default::default());
-        }
-        let mut info = ServerConfig::new(capabilities)
-            .with_server_info(Implementation::new(self.name, self.version));
-        if let Some(instructions) = self.instructions {
-            info = info.with_instructions(instructions);
-        }
-        let server = ToolServer::new(entries, catalog, info, self.settings);
+        let about = About {
+            name: self.name,
+            version: self.version,
+            instructions: self.instructions,
+        };
+        let server = ToolServer::new(entries, catalog, about, self.settings);
         for tool in self.added {
             server.add_tool(tool)?;
         }
@@ -474,69 +451,6 @@ impl Server {
             .map_err(ServerError::Runtime)?;
         let served = runtime.block_on(self.serve_stdio());
         // A sync tool past its timeout may still run: the process ends without it.
-        runtime.shutdown_background();
-        served
-    }
-
-    /// Builds the server and serves Streamable HTTP at `http://ADDRESS/mcp` until Ctrl-C
-    /// or SIGTERM, from a program that runs its own async runtime; then takes no new
-    /// request and gives the running ones the [`shutdown_grace`](Self::shutdown_grace)
-    /// to finish. It prints the address it serves at on stderr. Bind to `127.0.0.1`
-    /// (the loopback interface) unless clients on other machines must reach it, and
-    /// then list the names they use with [`allowed_hosts`](Self::allowed_hosts).
-    ///
-    /// ```no_run
-    /// #[tokio::main]
-    /// async fn main() -> Result<(), mcp_tool::ServerError> {
-    ///     mcp_tool::Server::from_registry("line-counter", env!("CARGO_PKG_VERSION"))
-    ///         .serve_http("127.0.0.1:8000")
-    ///         .await
-    /// }
-    /// ```
-    #[cfg(feature = "http")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
-    pub async fn serve_http(self, address: &str) -> Result<(), ServerError> {
-        crate::outcome::logging::init_unless_set();
-        let name = self.name.clone();
-        let stateless = self.settings.http.stateless;
-        let server = self.build()?;
-        let listener = tokio::net::TcpListener::bind(address)
-            .await
-            .map_err(|source| ServerError::Bind {
-                address: address.to_owned(),
-                source,
-            })?;
-        let local = listener
-            .local_addr()
-            .map_err(|e| ServerError::Transport(e.to_string()))?;
-        let mode = if stateless {
-            "stateless"
-        } else {
-            "with sessions"
-        };
-        eprintln!("{name}: serving MCP over HTTP ({mode}) at http://{local}/mcp; Ctrl-C stops");
-        server
-            .serve_http(listener, http_service::shutdown_signal())
-            .await
-    }
-
-    /// [`serve_http`](Self::serve_http) on an async runtime of its own, with a worker
-    /// thread per core: a plain `fn main` can serve HTTP.
-    ///
-    /// ```no_run
-    /// fn main() -> Result<(), mcp_tool::ServerError> {
-    ///     mcp_tool::Server::from_registry("line-counter", env!("CARGO_PKG_VERSION"))
-    ///         .run_http("127.0.0.1:8000")
-    /// }
-    /// ```
-    #[cfg(feature = "http")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
-    pub fn run_http(self, address: &str) -> Result<(), ServerError> {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .enable_all()
-            .build()
-            .map_err(ServerError::Runtime)?;
-        let served = runtime.block_on(self.serve_http(address));
         runtime.shutdown_background();
         served
     }

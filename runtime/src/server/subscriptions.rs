@@ -6,14 +6,12 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use rmcp::model::{
-    ResourceUpdatedNotification, ResourceUpdatedNotificationParam, ServerNotification,
-};
-use rmcp::service::SubscriptionSink;
-use rmcp::{Peer, RoleServer};
+use std::sync::Arc;
 
-/// The sessions (by id) subscribed to one URI, with their peers.
-type Subscribers = Vec<(u64, Peer<RoleServer>)>;
+use crate::server::listeners::Listener;
+
+/// The sessions (by id) subscribed to one URI, with their clients.
+type Subscribers = Vec<(u64, Arc<dyn Listener>)>;
 
 /// The subscriptions of every session of one server.
 #[derive(Debug, Default)]
@@ -21,11 +19,11 @@ pub(crate) struct Subscriptions {
     by_uri: Mutex<HashMap<String, Subscribers>>,
     /// The open `subscriptions/listen` streams, by a number of their own; each sink
     /// passes only what its stream accepted.
-    streams: Mutex<Vec<(u64, SubscriptionSink)>>,
+    streams: Mutex<Vec<(u64, Arc<dyn Listener>)>>,
 }
 
 impl Subscriptions {
-    pub(crate) fn subscribe(&self, uri: String, session: u64, peer: Peer<RoleServer>) {
+    pub(crate) fn subscribe(&self, uri: String, session: u64, peer: Arc<dyn Listener>) {
         let mut by_uri = self.lock();
         let sessions = by_uri.entry(uri).or_default();
         if !sessions.iter().any(|(id, _)| *id == session) {
@@ -44,7 +42,7 @@ impl Subscriptions {
     }
 
     /// Keeps `sink` until [`close`](Self::close) is called with the number it returns.
-    pub(crate) fn open(&self, sink: SubscriptionSink) -> u64 {
+    pub(crate) fn open(&self, sink: Arc<dyn Listener>) -> u64 {
         let mut streams = relock(&self.streams);
         let number = streams.last().map_or(0, |(n, _)| n + 1);
         streams.push((number, sink));
@@ -58,21 +56,13 @@ impl Subscriptions {
     /// Tells every session subscribed to `uri` that it changed; a session that has ended
     /// is forgotten. Returns how many sessions and streams were told.
     pub(crate) async fn updated(&self, uri: &str) -> usize {
-        let streams: Vec<SubscriptionSink> = (relock(&self.streams).iter())
-            .filter(|(_, sink)| {
-                (sink.accepted().resource_subscriptions.as_ref())
-                    .is_some_and(|uris| uris.iter().any(|u| u == uri))
-            })
-            .map(|(_, sink)| sink.clone())
+        let streams: Vec<Arc<dyn Listener>> = (relock(&self.streams).iter())
+            .filter(|(_, sink)| sink.watches(uri))
+            .map(|(_, sink)| Arc::clone(sink))
             .collect();
         let mut told_streams = 0;
         for sink in streams {
-            let param = ResourceUpdatedNotificationParam::new(uri);
-            let notification = ResourceUpdatedNotification::new(param);
-            let sent = sink.send(ServerNotification::ResourceUpdatedNotification(
-                notification,
-            ));
-            if sent.await.is_ok() {
+            if sink.resource_updated(uri).await.is_ok() {
                 told_streams += 1;
             }
         }
@@ -80,11 +70,10 @@ impl Subscriptions {
     }
 
     async fn updated_sessions(&self, uri: &str) -> usize {
-        let peers: Vec<(u64, Peer<RoleServer>)> = self.lock().get(uri).cloned().unwrap_or_default();
+        let peers: Subscribers = self.lock().get(uri).cloned().unwrap_or_default();
         let mut told = 0;
         for (session, peer) in peers {
-            let param = ResourceUpdatedNotificationParam::new(uri);
-            match peer.notify_resource_updated(param).await {
+            match peer.resource_updated(uri).await {
                 Ok(()) => told += 1,
                 Err(_) => self.unsubscribe(uri, session),
             }

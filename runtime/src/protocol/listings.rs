@@ -1,0 +1,105 @@
+//! What the server lists, in rmcp's types: converted once and kept beside the server's
+//! own (see `server::derived`), and what it says of itself when a session begins.
+
+use std::sync::Arc;
+
+use rmcp::model as sdk;
+
+use crate::protocol::bridge::{self, Extras};
+use crate::registry::prompt::PromptEntry;
+use crate::registry::resource::ResourceEntry;
+use crate::server::catalog::Catalog;
+use crate::server::tool_list::Listed;
+use crate::server::tool_server::About;
+
+/// The tools listed, as `tools/list` sends them, in the order of [`Listed::infos`].
+pub(crate) fn tools(listed: &Listed) -> Arc<Vec<sdk::Tool>> {
+    (listed.derived).get_or_init(|| {
+        listed
+            .infos()
+            .iter()
+            .cloned()
+            .map(bridge::sdk_tool)
+            .collect()
+    })
+}
+
+/// The prompts, resources and resource templates, as their lists send them.
+#[derive(Debug)]
+pub(crate) struct Listings {
+    pub(crate) prompts: Vec<sdk::Prompt>,
+    pub(crate) resources: Vec<sdk::Resource>,
+    pub(crate) templates: Vec<sdk::ResourceTemplate>,
+}
+
+/// The catalog's listings, converted on first use.
+pub(crate) fn listings(catalog: &Catalog) -> Arc<Listings> {
+    catalog.listings.get_or_init(|| {
+        let (prompts, resources) = (&catalog.prompts, &catalog.resources);
+        // Each listing in the order of its infos, which the entries share.
+        let prompt_extras = |entry: &PromptEntry| extras(entry.spec().icons, entry.spec().meta);
+        let resource_extras = |entry: &ResourceEntry| extras(entry.spec().icons, entry.spec().meta);
+        Listings {
+            prompts: (prompts.infos().iter())
+                .zip(prompts.entries())
+                .map(|(info, entry)| bridge::sdk_prompt(info, prompt_extras(entry)))
+                .collect(),
+            resources: (resources.infos().iter())
+                .zip(resources.fixed_entries())
+                .map(|(info, entry)| bridge::sdk_resource(info, resource_extras(entry)))
+                .collect(),
+            templates: (resources.template_infos().iter())
+                .zip(resources.template_entries())
+                .map(|(info, entry)| bridge::sdk_template(info, resource_extras(entry)))
+                .collect(),
+        }
+    })
+}
+
+/// A listing entry's icons and `_meta`, as the attribute gave them.
+fn extras(icons: &'static [&'static str], meta: Option<&'static str>) -> Extras {
+    Extras { icons, meta }
+}
+
+/// What the server says of itself when a session begins: its name, version and
+/// instructions, and the capabilities of what it has (no `prompts` without prompts).
+pub(crate) fn server_config(about: &About, catalog: &Catalog) -> sdk::ServerConfig {
+    // Logging is deprecated by SEP-2577 (protocol 2026-07-28); earlier clients use it.
+    #[allow(deprecated)]
+    let mut capabilities = sdk::ServerCapabilities::builder()
+        .enable_tools()
+        .enable_tool_list_changed()
+        .enable_logging()
+        .build();
+    if !catalog.prompts.is_empty() {
+        capabilities.prompts = Some(sdk::PromptsCapability::default());
+    }
+    if !catalog.resources.is_empty() {
+        let mut resources = sdk::ResourcesCapability::default();
+        resources.subscribe = Some(true);
+        capabilities.resources = Some(resources);
+    }
+    if catalog.completes() {
+        capabilities.completions = Some(Default::default());
+    }
+    let implementation = sdk::Implementation::new(about.name.clone(), about.version.clone());
+    let mut info = sdk::ServerConfig::new(capabilities).with_server_info(implementation);
+    if let Some(instructions) = &about.instructions {
+        info = info.with_instructions(instructions.clone());
+    }
+    info
+}
+
+/// What a `subscriptions/listen` stream may carry: changes of the tool list, and
+/// updates of the resources it asks for on a server that has resources.
+pub(crate) fn accepted(
+    catalog: &Catalog,
+    requested: &sdk::SubscriptionFilter,
+) -> sdk::SubscriptionFilter {
+    let mut accepted = sdk::SubscriptionFilter::new();
+    accepted.tools_list_changed = requested.tools_list_changed;
+    if !catalog.resources.is_empty() {
+        accepted.resource_subscriptions = requested.resource_subscriptions.clone();
+    }
+    accepted
+}

@@ -1,0 +1,36 @@
+//! Serving a built server over stdio, or any pair of byte streams that carry one
+//! JSON-RPC message a line: rmcp's session over our line transport.
+
+use rmcp::ServiceExt;
+
+use crate::outcome::error::ServerError;
+use crate::protocol::lines::LineTransport;
+use crate::server::tool_server::ToolServer;
+
+impl ToolServer {
+    /// Serves over stdin and stdout until the client leaves.
+    pub async fn serve_stdio(self) -> Result<(), ServerError> {
+        self.serve_lines(tokio::io::stdin(), tokio::io::stdout())
+            .await
+    }
+
+    /// Serves one session over any pair of byte streams that carry one JSON-RPC
+    /// message a line, as stdio does: a pipe, a socket, an in-memory duplex. A line
+    /// that is not JSON is answered with a `-32700` error (`"id": null`) and the
+    /// session goes on.
+    pub async fn serve_lines<R, W>(self, input: R, output: W) -> Result<(), ServerError>
+    where
+        R: tokio::io::AsyncRead + Unpin + Send + 'static,
+        W: tokio::io::AsyncWrite + Unpin + Send + 'static,
+    {
+        let transport = LineTransport::new(input, output, self.limits());
+        let running = ServiceExt::serve(self.session(), transport)
+            .await
+            .map_err(|e| ServerError::Transport(e.to_string()))?;
+        running
+            .waiting()
+            .await
+            .map(|_| ())
+            .map_err(|e| ServerError::Transport(e.to_string()))
+    }
+}

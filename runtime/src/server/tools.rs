@@ -1,0 +1,168 @@
+//! A tool as a server holds it: one the server was built with (from an attribute's
+//! entry, its listing and schemas computed once), or one added at run time; and a tool
+//! found for a call, with what its call needs.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::call::arguments::CallArguments;
+use crate::call::future::{CallInput, ToolFuture};
+use crate::call::schema;
+use crate::model::{Icon, ToolAnnotations, ToolInfo};
+use crate::outcome::error::CallError;
+use crate::outcome::masking;
+use crate::outcome::output::ToolReply;
+use crate::outcome::suggest;
+use crate::registry::runtime_tool::AddedTool;
+use crate::registry::tool::ToolEntry;
+
+#[derive(Debug)]
+pub(crate) struct BuiltTool {
+    pub(crate) entry: &'static ToolEntry,
+    /// What `tools/list` lists of it.
+    pub(crate) info: ToolInfo,
+    wrap_output: bool,
+    /// The tool's own `timeout`, else the server's.
+    pub(crate) timeout: Option<Duration>,
+}
+
+impl BuiltTool {
+    pub(crate) fn new(entry: &'static ToolEntry, server_timeout: Option<Duration>) -> Self {
+        let spec = entry.spec();
+        let (output_schema, wrap_output) =
+            match schema::output_schema(spec.output_schema, spec.schema) {
+                Some((output, wrap)) => (Some(output), wrap),
+                None => (None, false),
+            };
+        let has_annotations = spec.read_only.is_some()
+            || spec.destructive.is_some()
+            || spec.idempotent.is_some()
+            || spec.open_world.is_some();
+        let info = ToolInfo {
+            name: spec.name.to_owned(),
+            title: spec.title.map(str::to_owned),
+            description: Some(spec.description.to_owned()),
+            input_schema: schema::input_schema(spec.params, spec.schema),
+            output_schema,
+            annotations: has_annotations.then_some(ToolAnnotations {
+                title: None,
+                read_only: spec.read_only,
+                destructive: spec.destructive,
+                idempotent: spec.idempotent,
+                open_world: spec.open_world,
+            }),
+            icons: spec.icons.iter().map(|src| Icon::new(*src)).collect(),
+            meta: meta(entry),
+        };
+        Self {
+            entry,
+            info,
+            wrap_output,
+            timeout: spec
+                .timeout_ms
+                .map(Duration::from_millis)
+                .or(server_timeout),
+        }
+    }
+
+    /// The reply as the client reads it: a value that is not an object, wrapped as
+    /// `{"result": ...}` when the output schema says so.
+    fn reply(&self, reply: ToolReply) -> ToolReply {
+        match reply {
+            ToolReply::Structured(value) if self.wrap_output => {
+                let mut object = serde_json::Map::with_capacity(1);
+                object.insert("result".into(), value);
+                ToolReply::Structured(Value::Object(object))
+            }
+            reply => reply,
+        }
+    }
+}
+
+/// A tool's `_meta`: the attribute's `meta`, with its tags under `"mcp-tool/tags"`.
+fn meta(entry: &ToolEntry) -> Option<serde_json::Map<String, Value>> {
+    let spec = entry.spec();
+    let mut meta = match spec.meta.map(serde_json::from_str::<Value>) {
+        Some(Ok(Value::Object(meta))) => meta,
+        // The attribute checked it; a hand-made entry may still be wrong.
+        Some(_) => {
+            tracing::warn!(
+                tool = spec.name,
+                "the tool's `meta` is not a JSON object: left out"
+            );
+            serde_json::Map::new()
+        }
+        None => serde_json::Map::new(),
+    };
+    if !spec.tags.is_empty() {
+        meta.insert("mcp-tool/tags".to_owned(), spec.tags.into());
+    }
+    (!meta.is_empty()).then_some(meta)
+}
+
+/// A tool found for a call: one the server was built with, or one added at run time,
+/// held until the call ends with the arguments it took once started.
+pub(crate) enum Found<'a> {
+    Built(&'a BuiltTool),
+    Added(Arc<AddedTool>, Option<Arc<CallArguments>>),
+}
+
+impl Found<'_> {
+    #[inline]
+    pub(crate) fn name(&self) -> &'static str {
+        match self {
+            Found::Built(tool) => tool.entry.name(),
+            Found::Added(tool, _) => tool.name,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn timeout(&self) -> Option<Duration> {
+        match self {
+            Found::Built(tool) => tool.timeout,
+            Found::Added(tool, _) => tool.timeout,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn start(&mut self, input: &mut CallInput<'_>) -> ToolFuture {
+        match self {
+            Found::Built(tool) => (tool.entry.spec().call)(input),
+            Found::Added(tool, taken) => tool.start(input, taken),
+        }
+    }
+
+    /// The call's arguments as sent, for the log of a failed call.
+    pub(crate) fn args<'a>(
+        &'a self,
+        input: &'a CallInput<'_>,
+    ) -> &'a serde_json::Map<String, Value> {
+        match self {
+            Found::Added(_, Some(taken)) => taken.args(),
+            Found::Built(_) | Found::Added(_, None) => input.args(),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn reply(&self, reply: ToolReply) -> ToolReply {
+        match self {
+            Found::Built(tool) => tool.reply(reply),
+            // Its output schema is an object: nothing is wrapped.
+            Found::Added(..) => reply,
+        }
+    }
+}
+
+pub(crate) fn unknown_tool<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> CallError {
+    let suggestions = suggest::ranked(name, known);
+    let hint = suggest::did_you_mean(&suggestions);
+    // The requested name is echoed only as a key the client chose, clipped.
+    let shown: String = name.chars().take(64).collect();
+    CallError::UnknownTool {
+        name: name.to_owned(),
+        message: masking::mask_failure(&format!("unknown tool `{shown}`{hint}")).into_owned(),
+        suggestions: suggestions.into_iter().map(str::to_owned).collect(),
+    }
+}

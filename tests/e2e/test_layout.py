@@ -1,0 +1,64 @@
+"""The runtime's layout keeps to its rules: a few folders at the top, files and functions
+of a readable size, and rmcp spoken in runtime/src/protocol/ only (scripts/layout.py)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "scripts" / "layout.py"
+
+
+def check(root: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), "--list", "--root", str(root)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def copy_sources(tmp_path: Path) -> Path:
+    for crate in ("runtime", "macros"):
+        shutil.copytree(ROOT / crate / "src", tmp_path / crate / "src")
+    return tmp_path
+
+
+def test_the_checkout_keeps_to_the_layout() -> None:
+    run = check(ROOT)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines()[-1] == "layout: 0 problems"
+    folders = [line for line in run.stdout.splitlines() if line.endswith("/")]
+    assert folders == [
+        "call/",
+        "model/",
+        "outcome/",
+        "protocol/",
+        "registry/",
+        "server/",
+        "testing/",
+    ]
+
+
+def test_rmcp_above_the_seam_is_named(tmp_path: Path) -> None:
+    root = copy_sources(tmp_path)
+    target = root / "runtime" / "src" / "server" / "driver.rs"
+    target.write_text(target.read_text() + "\nuse rmcp::model::Tool;\n")
+    run = check(root)
+    assert run.returncode == 1
+    assert "layout: runtime/src/server/driver.rs: uses rmcp, which only runtime/src/protocol/ may" in run.stderr
+    assert run.stdout.splitlines()[-1] == "layout: 1 problems"
+
+
+def test_a_long_function_and_a_new_top_level_file_are_named(tmp_path: Path) -> None:
+    root = copy_sources(tmp_path)
+    body = "".join(f"    let _x{i} = {i};\n" for i in range(80))
+    (root / "runtime" / "src" / "call" / "long.rs").write_text(f"fn long() {{\n{body}}}\n")
+    (root / "runtime" / "src" / "extra.rs").write_text("// one more entry\n")
+    run = check(root)
+    assert run.returncode == 1
+    assert "layout: runtime/src/call/long.rs:1: fn long is 82 lines (at most 80)" in run.stderr
+    assert "runtime/src has 9 entries besides lib.rs (at most 8)" in run.stderr
