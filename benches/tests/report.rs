@@ -2,22 +2,34 @@
 //! README's copy of the table are what the committed raw results in `benches/results/`
 //! give: a table cannot be edited by hand, nor the results changed without it.
 
+use std::ffi::OsStr;
 use std::path::Path;
 use std::process::Command;
 
 #[test]
 fn the_committed_table_is_the_one_the_committed_results_give() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_report"))
-        .current_dir(root)
-        .args(["--results", "benches/results", "--check"])
-        .args([
+    report(
+        root,
+        &[
+            "--results",
+            "benches/results",
+            "--check",
             "--markdown",
             "benches/RESULTS.md",
             "--svg",
             "benches/perf.svg",
-        ])
-        .args(["--readme", "README.md"])
+            "--readme",
+            "README.md",
+        ],
+    );
+}
+
+/// Runs the report from `dir` with `args`; it must succeed.
+fn report<S: AsRef<OsStr>>(dir: &Path, args: &[S]) {
+    let output = Command::new(env!("CARGO_BIN_EXE_report"))
+        .current_dir(dir)
+        .args(args)
         .output()
         .expect("the report runs");
     assert!(
@@ -87,16 +99,17 @@ fn whole_process_instructions_are_judged_against_rmcp_macros() {
         }
     }
     std::fs::write(dir.join("process-instructions.txt"), text).unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_report"))
-        .args(["--results".as_ref(), dir.as_os_str()])
-        .args(["--markdown".as_ref(), dir.join("RESULTS.md").as_os_str()])
-        .args(["--svg".as_ref(), dir.join("perf.svg").as_os_str()])
-        .output()
-        .expect("the report runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    let (markdown, svg) = (dir.join("RESULTS.md"), dir.join("perf.svg"));
+    report(
+        &dir,
+        &[
+            OsStr::new("--results"),
+            dir.as_os_str(),
+            OsStr::new("--markdown"),
+            markdown.as_os_str(),
+            OsStr::new("--svg"),
+            svg.as_os_str(),
+        ],
     );
     let table = std::fs::read_to_string(dir.join("RESULTS.md")).unwrap();
     let row = |tool: &str, words: &str| {

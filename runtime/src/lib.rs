@@ -75,6 +75,12 @@
 #![deny(missing_docs)]
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
+// The folders, in the order a call passes them: `protocol` (bytes and rmcp's sessions,
+// the one folder that speaks rmcp) → `server` (the lists, the one tool table, the one call
+// driver) → `call` (the generated adapter: arguments, constraints, context, state) →
+// `outcome` (the reply, or the failure, masked and logged). Beside them: `registry` (what
+// the attributes and the builder define), `model` (the MCP values, public), `testing`
+// (an in-memory client). This file only re-exports.
 mod call;
 pub mod model;
 mod outcome;

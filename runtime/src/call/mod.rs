@@ -5,8 +5,9 @@
 //! future of the call, ending in the function's reply or a
 //! [`Failure`](crate::outcome::failure::Failure). On the way: each parameter's schema,
 //! the arguments read and checked against it (every fault collected), the values given
-//! by the server, and what the function asks of the client while it runs.
-//! **May import:** [`outcome`](crate::outcome), [`model`](crate::model).
+//! by the server, and what the function asks of the client while it runs, through the
+//! [`Session`](session::Session) the protocol gives it.
+//! **May import:** [`outcome`](crate::outcome), [`model`](crate::model); never `rmcp`.
 
 pub(crate) mod args;
 pub(crate) mod arguments;

@@ -2,8 +2,10 @@
 //!
 //! **Enters:** bytes from a transport (stdio lines, Streamable HTTP), decoded once into
 //! `rmcp`'s messages; requests from `rmcp`'s sessions. **Leaves:** each request handed to
-//! the [`server`](crate::server) in this crate's own types, and its answer converted back.
-//! **May import:** everything in the crate; this is the one folder that speaks `rmcp`.
+//! the [`server`](crate::server) in this crate's own types, and its answer converted back
+//! ([`bridge`] converts, [`handler`] is rmcp's `ServerHandler`, [`session`] is how a
+//! call's `Context` reaches rmcp's peer). **May import:** everything in the crate; this
+//! is the one folder that speaks `rmcp` (`scripts/layout.py` checks it).
 
 pub(crate) mod bridge;
 pub(crate) mod handler;

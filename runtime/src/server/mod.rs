@@ -2,10 +2,13 @@
 //!
 //! **Enters:** a request in this crate's types (a tool's name and arguments, a prompt,
 //! a resource URI). **Leaves:** the answer, a [`ToolResult`](crate::model::ToolResult)
-//! or a [`CallError`](crate::CallError). Holds the lists computed once at start-up, finds
-//! the tool, and drives the call: its concurrency limit, time limit and cancellation.
+//! or a [`CallError`](crate::CallError). Holds the lists computed once at start-up,
+//! finds the tool in its one table ([`tool_list`]), and drives the call with the one
+//! driver ([`driver`]): its concurrency limit, time limit and cancellation. Sessions
+//! reach it as [`Listener`](listeners::Listener)s and the call's
+//! [`Request`](crate::call::session::Request), which the protocol implements.
 //! **May import:** [`registry`](crate::registry), [`call`](crate::call),
-//! [`outcome`](crate::outcome), [`model`](crate::model).
+//! [`outcome`](crate::outcome), [`model`](crate::model); never `rmcp`.
 
 pub(crate) mod builder;
 pub(crate) mod catalog;
