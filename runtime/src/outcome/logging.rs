@@ -52,7 +52,7 @@ pub(crate) fn init_unless_set() {
     let directives = std::env::var("RUST_LOG").unwrap_or_default();
     let filter = filter(&directives).unwrap_or_else(|error| {
         eprintln!("RUST_LOG ignored, it does not parse ({error}); logging at `info`");
-        EnvFilter::new(format!("{DEFAULT_DIRECTIVES},rmcp=warn"))
+        EnvFilter::new(self::directives(""))
     });
     // Another thread may have installed one since: theirs stays.
     let _ = install(filter);
@@ -66,26 +66,25 @@ fn install(filter: EnvFilter) -> Result<(), Box<dyn std::error::Error + Send + S
         .try_init()
 }
 
-/// `RUST_LOG`-style directives (`info` when empty) that keep `rmcp` at `warn` or above
-/// unless they name `rmcp` themselves: below `warn`, rmcp records its session's details,
-/// and below `info` every message as received, arguments and all. What [`init`] filters
-/// with; a program that installs its own subscriber gives them to its own filter.
+/// `RUST_LOG`-style directives (`info` when empty) after `rmcp=warn`, which keeps `rmcp`
+/// at `warn` or above unless they set a level for `rmcp` themselves (the later directive
+/// for a target wins): below `warn`, rmcp records its session's details, and below `info`
+/// every message as received, arguments and all. What [`init`] filters with; a program
+/// that installs its own subscriber gives them to its own filter.
 ///
 /// ```
-/// assert_eq!(mcp_tool::logging::directives("debug"), "debug,rmcp=warn");
+/// assert_eq!(mcp_tool::logging::directives("debug"), "rmcp=warn,debug");
 /// let filter = tracing_subscriber::EnvFilter::new(mcp_tool::logging::directives(""));
 /// assert_eq!(filter.to_string(), "rmcp=warn,info");
 /// ```
 pub fn directives(directives: &str) -> String {
-    let mut directives = if directives.trim().is_empty() {
-        DEFAULT_DIRECTIVES.to_owned()
+    let directives = directives.trim();
+    let directives = if directives.is_empty() {
+        DEFAULT_DIRECTIVES
     } else {
-        directives.to_owned()
+        directives
     };
-    if !directives.contains("rmcp") {
-        directives.push_str(",rmcp=warn");
-    }
-    directives
+    format!("rmcp=warn,{directives}")
 }
 
 /// The filter [`directives`] make.
@@ -142,5 +141,45 @@ impl<W: Write> Drop for MaskedRecord<W> {
         // A log record that cannot be written has nowhere else to go.
         let _ = self.inner.write_all(mask_credentials(&text).as_bytes());
         let _ = self.inner.flush();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tracing::Level;
+
+    use super::filter;
+
+    /// Whether `directives` let a record of `level` from `target` through.
+    fn lets_through(directives: &str, target: &str, level: Level) -> bool {
+        let subscriber = tracing_subscriber::fmt()
+            .with_env_filter(filter(directives).unwrap())
+            .with_writer(std::io::sink)
+            .finish();
+        tracing::subscriber::with_default(subscriber, || match (target, level) {
+            ("rmcp", Level::DEBUG) => tracing::enabled!(target: "rmcp", Level::DEBUG),
+            ("rmcp", Level::WARN) => tracing::enabled!(target: "rmcp", Level::WARN),
+            ("my_rmcp_app", Level::DEBUG) => tracing::enabled!(target: "my_rmcp_app", Level::DEBUG),
+            ("app", Level::DEBUG) => tracing::enabled!(target: "app", Level::DEBUG),
+            ("app", Level::INFO) => tracing::enabled!(target: "app", Level::INFO),
+            _ => unreachable!("no such case"),
+        })
+    }
+
+    #[test]
+    fn rmcp_stays_at_warn_unless_named_itself() {
+        assert!(!lets_through("", "rmcp", Level::DEBUG));
+        assert!(lets_through("", "rmcp", Level::WARN));
+        assert!(lets_through("", "app", Level::INFO));
+        assert!(!lets_through("", "app", Level::DEBUG));
+        assert!(!lets_through("debug", "rmcp", Level::DEBUG));
+        assert!(lets_through("debug", "app", Level::DEBUG));
+        // A target whose name holds "rmcp" is another target: rmcp's cap stays.
+        assert!(lets_through("my_rmcp_app=debug", "my_rmcp_app", Level::DEBUG));
+        assert!(!lets_through("my_rmcp_app=debug", "rmcp", Level::DEBUG));
+        assert!(!lets_through("debug,my_rmcp_app=debug", "rmcp", Level::DEBUG));
+        // Named itself, rmcp gets the level asked for.
+        assert!(lets_through("rmcp=debug", "rmcp", Level::DEBUG));
+        assert!(lets_through("info,rmcp=debug", "rmcp", Level::DEBUG));
     }
 }

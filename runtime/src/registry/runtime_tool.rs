@@ -450,19 +450,13 @@ fn name_problem(name: &str) -> Option<String> {
 }
 
 /// `searchFiles` → `search_files`, `read-file` → `read_file`.
+/// `name` in snake_case, as the attribute suggests it (`HTTPServer` is `http_server`):
+/// `heck`'s word boundaries, kept only when they make a valid name.
 fn to_snake_case(name: &str) -> String {
-    let mut snake = String::with_capacity(name.len() + 4);
-    for c in name.chars() {
-        let c = if c.is_ascii_alphanumeric() { c } else { '_' };
-        if c.is_ascii_uppercase() && !snake.is_empty() && !snake.ends_with('_') {
-            snake.push('_');
-        }
-        if c == '_' && (snake.is_empty() || snake.ends_with('_')) {
-            continue;
-        }
-        snake.push(c.to_ascii_lowercase());
-    }
-    snake.trim_end_matches('_').to_owned()
+    let snake = heck::ToSnakeCase::to_snake_case(name);
+    let valid = snake.starts_with(|c: char| c.is_ascii_lowercase())
+        && (snake.chars()).all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+    if valid { snake } else { String::new() }
 }
 
 /// The name as a `&'static str`, which a call's [`Context`] gives: each distinct name is
@@ -569,6 +563,12 @@ mod tests {
         assert_eq!(to_snake_case("searchFiles"), "search_files");
         assert_eq!(to_snake_case("read-file"), "read_file");
         assert_eq!(to_snake_case("a__b_"), "a_b");
+        // Acronyms are one word, as the attribute's suggestion has them.
+        assert_eq!(to_snake_case("HTTPServer"), "http_server");
+        assert_eq!(to_snake_case("parseURLQuery2"), "parse_url_query2");
+        // No suggestion that would itself be refused.
+        assert_eq!(to_snake_case("Ünïcode"), "");
+        assert_eq!(to_snake_case("9lives"), "");
     }
 
     #[test]
