@@ -306,11 +306,10 @@ pub(crate) fn invalid_fault(
     let mut generator = schema::generator(schemars::generate::Contract::Deserialize);
     let param_schema = schema(&mut generator);
     let mut root = Map::new();
-    let definitions = generator.take_definitions(true);
+    let mut definitions = generator.take_definitions(true);
     if !definitions.is_empty() {
-        let mut definitions = Value::Object(definitions);
-        schema::normalize(&mut definitions);
-        root.insert("$defs".into(), definitions);
+        schema::normalize_definitions(&mut definitions);
+        root.insert("$defs".into(), Value::Object(definitions));
     }
     let (path, expected) = match inner {
         None => (name.to_owned(), schema::describe(&param_schema)),

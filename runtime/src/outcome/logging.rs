@@ -175,9 +175,17 @@ mod tests {
         assert!(!lets_through("debug", "rmcp", Level::DEBUG));
         assert!(lets_through("debug", "app", Level::DEBUG));
         // A target whose name holds "rmcp" is another target: rmcp's cap stays.
-        assert!(lets_through("my_rmcp_app=debug", "my_rmcp_app", Level::DEBUG));
+        assert!(lets_through(
+            "my_rmcp_app=debug",
+            "my_rmcp_app",
+            Level::DEBUG
+        ));
         assert!(!lets_through("my_rmcp_app=debug", "rmcp", Level::DEBUG));
-        assert!(!lets_through("debug,my_rmcp_app=debug", "rmcp", Level::DEBUG));
+        assert!(!lets_through(
+            "debug,my_rmcp_app=debug",
+            "rmcp",
+            Level::DEBUG
+        ));
         // Named itself, rmcp gets the level asked for.
         assert!(lets_through("rmcp=debug", "rmcp", Level::DEBUG));
         assert!(lets_through("info,rmcp=debug", "rmcp", Level::DEBUG));

@@ -9,6 +9,7 @@
 mod unions;
 
 use schemars::generate::{Contract, SchemaSettings};
+use schemars::transform::{Transform, transform_subschemas};
 use schemars::{Schema, SchemaGenerator};
 use serde_json::{Map, Value, json};
 
@@ -197,44 +198,56 @@ fn attach_definitions(schema: &mut Map<String, Value>, generator: &mut SchemaGen
     if definitions.is_empty() {
         return;
     }
-    for definition in definitions.values_mut() {
-        normalize(definition);
-    }
+    normalize_definitions(&mut definitions);
     schema.insert("$defs".into(), Value::Object(definitions));
 }
 
-/// Removes what clients trip over, recursively: `$schema`, Rust integer formats
-/// (replaced by the bounds they stand for), and `type` arrays.
+/// Removes what clients trip over, in the schema and every subschema: `$schema`, Rust
+/// integer formats (replaced by the bounds they stand for), and `type` arrays. Which
+/// keywords hold subschemas is schemars' to say ([`transform_subschemas`]), so that a
+/// property named `default`, `enum` or `$schema` is a property like any other.
 pub(crate) fn normalize(value: &mut Value) {
-    match value {
-        Value::Object(object) => {
-            object.remove("$schema");
-            let format = object.get("format").and_then(Value::as_str);
-            if let Some(bounds) = format.and_then(integer_bounds) {
-                object.remove("format");
-                let (min, max) = bounds;
-                if let Some(min) = min {
-                    object.entry("minimum").or_insert(min);
-                }
-                if let Some(max) = max {
-                    object.entry("maximum").or_insert(max);
-                }
-            } else if matches!(format, Some("float" | "double")) {
-                object.remove("format");
-            }
-            // A property's `null` goes before its own union is split.
-            unions::drop_null_from_optional(object);
-            unions::split(object);
-            for (keyword, child) in object.iter_mut() {
-                // Values, not schemas.
-                if !matches!(keyword.as_str(), "default" | "enum" | "const" | "examples") {
-                    normalize(child);
-                }
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(normalize),
-        _ => {}
+    if let Ok(schema) = <&mut Schema>::try_from(value) {
+        Normalize.transform(schema);
     }
+}
+
+/// Each schema of a map of named schemas (`$defs`), normalized.
+pub(crate) fn normalize_definitions(definitions: &mut Map<String, Value>) {
+    definitions.values_mut().for_each(normalize);
+}
+
+/// [`normalize`] as schemars' transform.
+struct Normalize;
+
+impl Transform for Normalize {
+    fn transform(&mut self, schema: &mut Schema) {
+        if let Some(object) = schema.as_object_mut() {
+            normalize_object(object);
+        }
+        transform_subschemas(self, schema);
+    }
+}
+
+/// [`normalize`] on one schema object, not its subschemas.
+fn normalize_object(object: &mut Map<String, Value>) {
+    object.remove("$schema");
+    let format = object.get("format").and_then(Value::as_str);
+    if let Some(bounds) = format.and_then(integer_bounds) {
+        object.remove("format");
+        let (min, max) = bounds;
+        if let Some(min) = min {
+            object.entry("minimum").or_insert(min);
+        }
+        if let Some(max) = max {
+            object.entry("maximum").or_insert(max);
+        }
+    } else if matches!(format, Some("float" | "double")) {
+        object.remove("format");
+    }
+    // A property's `null` goes before its own union is split.
+    unions::drop_null_from_optional(object);
+    unions::split(object);
 }
 
 /// The bounds a Rust integer format implies; 64-bit signed bounds are left out as noise.
