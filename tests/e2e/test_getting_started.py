@@ -100,7 +100,7 @@ def test_the_readme_program_logs_to_stderr_without_rmcp_detail(fresh_server: Pat
     assert done.returncode == 0, done.stderr
     # Its start-up record, and nothing from rmcp.
     assert re.fullmatch(
-        r"\S+Z  INFO mcp_tool::server: serving over stdio server=hello-mcp version=0\.1\.0\n", done.stderr
+        r"\S+Z  INFO mcp_tool::server::builder: serving over stdio server=hello-mcp version=0\.1\.0\n", done.stderr
     ), done.stderr
     # Stdout carries the protocol only: the two replies.
     replies = [json.loads(line) for line in done.stdout.splitlines()]
