@@ -149,6 +149,7 @@ pub(crate) fn param_spec(names: &Names, index: usize, param: &Param) -> TokenStr
         }
         Read::Required | Read::Optional => quote!(::core::option::Option::None),
     };
+    let header = option_str(param.header.as_ref().map(syn::LitStr::value).as_deref());
     quote! {
         #p::ParamSpec {
             name: #name,
@@ -162,6 +163,7 @@ pub(crate) fn param_spec(names: &Names, index: usize, param: &Param) -> TokenStr
             max_length: #max_length,
             pattern: #pattern,
             default: #default,
+            header: #header,
         }
     }
 }

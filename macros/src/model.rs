@@ -126,6 +126,8 @@ pub(crate) struct Param {
     pub(crate) pattern: Option<LitStr>,
     /// `complete = a_function` (prompts and resources only).
     pub(crate) complete: Option<syn::Path>,
+    /// `header = "Region"` (tools only): a valid HTTP header-name token.
+    pub(crate) header: Option<LitStr>,
 }
 
 /// How an argument is read, and what an absent one means.

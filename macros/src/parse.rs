@@ -103,6 +103,8 @@ pub(crate) struct ArgAttr {
     pub(crate) default: Option<Expr>,
     /// `complete = a_function`: suggestions for a prompt argument or a template variable.
     pub(crate) complete: Option<syn::Path>,
+    /// `header = "Region"`: the argument is mirrored in the `Mcp-Param-Region` HTTP header.
+    pub(crate) header: Option<LitStr>,
 }
 
 #[derive(Debug, FromMeta)]
@@ -143,6 +145,7 @@ impl ArgAttr {
             pattern: self.pattern.or(other.pattern),
             default: self.default.or(other.default),
             complete: self.complete.or(other.complete),
+            header: self.header.or(other.header),
         }
     }
 }

@@ -77,6 +77,7 @@ pub(crate) fn tool(parsed: &parse::Tool, errors: &mut Errors) -> Option<Tool> {
             ));
         }
     }
+    check_headers(&params, errors);
     if !errors.is_empty() {
         return None;
     }
@@ -135,6 +136,44 @@ fn item<A>(kind: Kind, parsed: &parse::Tool<A>, keys: ItemKeys<'_>, errors: &mut
         function: parsed.function.clone(),
         output: output(sig),
         params: parsed.params.iter().map(|p| param(p, errors)).collect(),
+    }
+    .without_headers(kind, errors)
+}
+
+/// Two arguments mirrored in the same header (names compare without case, as HTTP's).
+fn check_headers(params: &[Param], errors: &mut Errors) {
+    let mut seen: Vec<String> = Vec::new();
+    for header in params.iter().filter_map(|p| p.header.as_ref()) {
+        let folded = header.value().to_ascii_lowercase();
+        if seen.contains(&folded) {
+            errors.push(syn::Error::new_spanned(
+                header,
+                format!(
+                    "another argument is already mirrored in `Mcp-Param-{}`: each header \
+                     carries one argument",
+                    header.value()
+                ),
+            ));
+        }
+        seen.push(folded);
+    }
+}
+
+impl Item {
+    /// Refuses `header` on a prompt's or a resource's argument: only tool calls carry
+    /// `Mcp-Param-*` headers.
+    fn without_headers(self, kind: Kind, errors: &mut Errors) -> Self {
+        for header in self.params.iter().filter_map(|p| p.header.as_ref()) {
+            errors.push(syn::Error::new_spanned(
+                header,
+                format!(
+                    "a {}'s arguments are not sent as headers: `header` is for the arguments \
+                     of `#[mcp_tool]` functions",
+                    kind.noun
+                ),
+            ));
+        }
+        self
     }
 }
 

@@ -10,12 +10,17 @@
 //!
 //! Three tools: `search` walks the tree and keeps the entries whose attributes match a
 //! CEL expression such as `ext == "rs" && size > 1024`; `list_attributes` tells the
-//! model which attributes it may use; `read_attributes` describes one file. Besides
+//! model which attributes it may use; `read_attributes` describes one file. Three more
+//! ask the client during the call (`file_search/asking.rs`): `choose_file` asks the user
+//! which file, `describe_file` asks the client's model what a file is, and
+//! `choose_and_describe` does both. Besides
 //! them, the resource template `files:///{+path}` gives a file's contents, and the
 //! prompt `find_files` sets the model to find files matching a description. `--tools FILE`
 //! adds tools defined at run time: saved searches, each a name, a description and a CEL
 //! filter in a TOML file (see `file_search/saved_searches.rs`).
 
+#[path = "file_search/asking.rs"]
+mod asking;
 #[path = "file_search/catalog.rs"]
 mod catalog;
 #[path = "file_search/saved_searches.rs"]
@@ -55,7 +60,12 @@ Options:
                  only loopback names are accepted otherwise
   --list-tools   print the tools with their input schemas as JSON, then exit
   --markdown     with --list-tools: print a Markdown table of names and descriptions
-  -h, --help     print this help";
+  -h, --help     print this help
+
+Environment:
+  FILE_SEARCH_STATE_KEY  the key (32 bytes or more) that signs the requestState of a
+                 call that asks the client something on protocol 2026-07-28; give
+                 replicas behind a load balancer the same one";
 
 const INSTRUCTIONS: &str = "\
 Finds files under one root directory; every path is relative to that root. \
@@ -128,6 +138,14 @@ async fn main() -> anyhow::Result<()> {
     let mut server = mcp_tool::Server::from_registry("file-search", env!("CARGO_PKG_VERSION"))
         .instructions(INSTRUCTIONS)
         .state(Root(root.0.clone()));
+    if let Ok(key) = std::env::var("FILE_SEARCH_STATE_KEY") {
+        anyhow::ensure!(
+            key.len() >= 32,
+            "FILE_SEARCH_STATE_KEY needs at least 32 bytes, not {}",
+            key.len()
+        );
+        server = server.request_state_key(key);
+    }
     if let Some(file) = &options.tools {
         for tool in saved_searches::load(file, &root)? {
             server = server.tool(tool);
@@ -161,12 +179,15 @@ async fn main() -> anyhow::Result<()> {
 /// The README's tables of tools, and of prompts and resources, from the registry, in the
 /// order of their definitions.
 fn tools_markdown() -> String {
+    // This file's tools first, then those of its modules, each file in line order.
     let line = |location: String| {
-        let line = location
-            .rsplit(':')
-            .next()
-            .and_then(|l| l.parse::<u32>().ok());
-        line.unwrap_or(u32::MAX)
+        let (file, line) = location.rsplit_once(':').unwrap_or((&location, ""));
+        let here = file.ends_with("file_search.rs");
+        (
+            !here,
+            file.to_owned(),
+            line.parse::<u32>().unwrap_or(u32::MAX),
+        )
     };
     let cell = |text: &str| text.replace('|', "\\|").replace('\n', " ");
     let mut tools = mcp_tool::registered();
@@ -764,9 +785,16 @@ fn resolve(root: &Root, argument: &str, path: &str) -> Result<PathBuf, ToolError
     }
     let full = root.join(&relative);
     let resolved = full.canonicalize().map_err(|_| {
+        // The name goes back as sent, unless it holds markup or control characters: an
+        // error has no need to carry those back to a client that may render it.
+        let name = relative.display().to_string();
+        let plain = !name.chars().any(|c| c.is_control() || "<>".contains(c));
+        let named = match plain {
+            true => format!("named `{}`", clipped(&name, 200)),
+            false => "by that name".to_owned(),
+        };
         ToolError::new(format!(
-            "`{argument}`: nothing named `{}` under the root; `search` lists what is there",
-            clipped(&relative.display().to_string(), 200)
+            "`{argument}`: nothing {named} under the root; `search` lists what is there"
         ))
     })?;
     // A symbolic link may still lead elsewhere.

@@ -45,6 +45,16 @@ async fn ask(ctx: mcp_tool::Context) -> Result<String, ToolError> {
     ctx.sample("Say one word.").await
 }
 
+/// Runs a query in a region, which gateways read from the `Mcp-Param-Region` header.
+#[mcp_tool]
+fn in_region(
+    /// Where to run.
+    #[arg(header = "Region")]
+    region: String,
+) -> String {
+    format!("ran in {region}")
+}
+
 /// Sleeps for the given number of milliseconds, then says so.
 #[mcp_tool]
 async fn nap(ms: u64) -> String {
@@ -278,6 +288,7 @@ async fn a_session_is_kept_between_requests() {
             "add",
             "ask",
             "explode",
+            "in_region",
             "leak",
             "nap",
             "wait_to_be_abandoned",
@@ -691,5 +702,53 @@ async fn a_client_that_goes_away_stops_its_call() {
         eventually(&ABANDONED_CALL_DROPPED).await,
         "the tool's future is dropped when its client goes away"
     );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_header_argument_is_listed_and_must_match_its_mcp_param_header() {
+    let server = start(stateless()).await;
+    let list = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/list" });
+    let listed = post(&server.url(), list.to_string()).await.message();
+    let tool = (listed["result"]["tools"].as_array().unwrap().iter())
+        .find(|tool| tool["name"] == "in_region")
+        .expect("in_region is listed");
+    let region = &tool["inputSchema"]["properties"]["region"];
+    assert_eq!(region["x-mcp-header"], "Region", "{tool}");
+
+    let request = json!({
+        "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {
+            "name": "in_region", "arguments": { "region": "eu-west" },
+            "_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientInfo": { "name": "raw", "version": "1" },
+                "io.modelcontextprotocol/clientCapabilities": {}
+            }
+        }
+    });
+    let base = [
+        JSON,
+        ACCEPT,
+        ("mcp-protocol-version", "2026-07-28"),
+        ("mcp-method", "tools/call"),
+        ("mcp-name", "in_region"),
+    ];
+    let with = |value: &'static str| {
+        let mut headers = base.to_vec();
+        headers.push(("mcp-param-region", value));
+        headers
+    };
+    let reply = post_with(&server.url(), request.to_string(), &with("eu-west")).await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    assert_eq!(
+        reply.message()["result"]["content"][0]["text"],
+        "ran in eu-west"
+    );
+    for headers in [with("us-east"), base.to_vec()] {
+        let reply = post_with(&server.url(), request.to_string(), &headers).await;
+        assert_eq!(reply.status, 400, "{}", reply.body);
+        assert_eq!(reply.message()["error"]["code"], -32020, "{}", reply.body);
+    }
     server.stop().await;
 }

@@ -228,8 +228,9 @@ async fn a_call_outside_a_session_fails_at_once() {
 }
 
 #[tokio::test]
-async fn a_client_on_protocol_2026_is_told_why() {
-    // Protocol 2026-07-28 has no handshake: each request carries the client's metadata.
+async fn a_client_on_protocol_2026_is_asked_in_an_input_required_result() {
+    // Protocol 2026-07-28 has no handshake: each request carries the client's metadata,
+    // and the question goes back in the result, not as a request during the call.
     let (mut client, _session) = common::RawClient::connect(common::server());
     let call = json!({
         "jsonrpc": "2.0", "id": 1, "method": "tools/call",
@@ -244,14 +245,15 @@ async fn a_client_on_protocol_2026_is_told_why() {
     });
     client.send(&call.to_string()).await;
     let reply = client.receive().await;
-    assert_eq!(reply["result"]["isError"], true, "{reply}");
+    let result = &reply["result"];
+    assert_eq!(result["resultType"], "input_required", "{reply}");
+    let request = &result["inputRequests"]["sampling-1"];
+    assert_eq!(request["method"], "sampling/createMessage", "{reply}");
     assert_eq!(
-        reply["result"]["content"][0]["text"],
-        "tool `ask` failed: the client speaks protocol 2026-07-28, on which a server may not send \
-         sampling requests during a call (it would return an input-required result, which this \
-         server does not support)",
+        request["params"]["messages"][0]["content"]["text"], "hi",
         "{reply}"
     );
+    assert!(result["requestState"].is_string(), "{reply}");
 }
 
 #[tokio::test]
@@ -275,7 +277,8 @@ async fn on_protocol_2026_a_client_without_the_capability_gets_missing_required_
             "jsonrpc": "2.0", "id": 2,
             "error": {
                 "code": -32021,
-                "message": "Missing required client capability",
+                "message": "Missing required client capability: the tool `ask` needs \
+                            `sampling`, which the client did not declare",
                 "data": { "requiredCapabilities": { "sampling": {} } }
             }
         })

@@ -74,10 +74,10 @@ def unportable_parts(schema, where: str = "#") -> list[str]:
     return found
 
 
-async def test_lists_the_three_tools_with_portable_schemas(connect):
+async def test_lists_the_six_tools_with_portable_schemas(connect):
     async with connect() as client:
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
-        assert sorted(tools) == ["list_attributes", "read_attributes", "search"]
+        assert sorted(tools) == ["choose_and_describe", "choose_file", "describe_file", "list_attributes", "read_attributes", "search"]
         for tool in tools.values():
             assert tool.description and tool.description.endswith("."), tool.name
             schema = tool.input_schema
@@ -399,6 +399,7 @@ async def test_a_filter_nested_as_real_ones_are_still_runs(connect):
         ("read_attributes", "escape/" + OUTSIDE_SECRET),
         ("read_attributes", "src/../../outside"),
         ("read_attributes", "ABSOLUTE"),
+        ("describe_file", "../outside/" + OUTSIDE_SECRET),
         ("search", ".."),
         ("search", "escape"),
     ],
@@ -432,6 +433,17 @@ async def test_a_long_missing_path_is_clipped_where_it_is_echoed(connect):
         long = "d/" * 100_000 + "x.txt"
         text = error_text(await client.call_tool("read_attributes", {"path": long}))
         assert text == f"tool `read_attributes` failed: `path`: nothing named `{long[:200]}…` under the root; `search` lists what is there"
+        await still_serves(client)
+
+
+async def test_a_missing_name_with_markup_is_not_echoed(connect):
+    async with connect() as client:
+        for name in ["<script>alert(1)</script>", "a\u0007b.txt"]:
+            text = error_text(await client.call_tool("read_attributes", {"path": name}))
+            assert text == (
+                "tool `read_attributes` failed: `path`: nothing by that name under the root; "
+                "`search` lists what is there"
+            ), name
         await still_serves(client)
 
 

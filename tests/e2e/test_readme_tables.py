@@ -23,6 +23,9 @@ def test_the_file_search_table_is_the_servers_own_listing(server_bin: str) -> No
         "`search`",
         "`list_attributes`",
         "`read_attributes`",
+        "`choose_file`",
+        "`describe_file`",
+        "`choose_and_describe`",
         "prompt `find_files`",
         "resource `files:///{+path}`",
     ], listed

@@ -362,7 +362,7 @@ async def test_behind_nginx_the_replicas_still_refuse_host_names_they_do_not_ser
             for host in [PUBLIC_NAME, "127.0.0.1", "localhost"]:
                 response = await http.post(url, json=request, headers={**HEADERS, "Host": host})
                 assert response.status_code == 200, (host, response.text)
-                assert len(response.json()["result"]["tools"]) == 3
+                assert len(response.json()["result"]["tools"]) == 6
             # A page that points its own domain at the proxy (DNS rebinding) is refused.
             response = await http.post(url, json=request, headers={**HEADERS, "Host": "attacker.example"})
             assert response.status_code == 403, response.text
@@ -390,3 +390,92 @@ async def test_a_call_nginx_cannot_deliver_goes_to_the_other_replica(
     assert outcomes == [("ok", "")] * 10, outcomes
     assert answered == {replicas[0]: 10}, answered
     assert f"{replicas[1]}, {replicas[0]} (502, 200)" in passed_on, passed_on
+
+
+# --- input-required rounds across replicas -------------------------------------------
+
+STATE_KEY = "a request-state key the replicas share, 32+ bytes"
+ROUNDS_HEADERS = {
+    "Accept": "application/json, text/event-stream",
+    "MCP-Protocol-Version": "2026-07-28",
+    "Mcp-Method": "tools/call",
+    "Mcp-Name": "choose_file",
+}
+META = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": {"name": "scale-out-test", "version": "1"},
+    "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
+}
+
+
+async def two_rounds(url: str) -> tuple[dict, dict]:
+    """`choose_file` through nginx: the first round's reply, and the second's, which
+    answers the question with the first round's `requestState`."""
+    params = {"name": "choose_file", "arguments": {"dir": "data"}, "_meta": META}
+    async with httpx2.AsyncClient(timeout=30) as http:
+        first = await http.post(
+            url, json={"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params},
+            headers=ROUNDS_HEADERS,
+        )
+        assert first.status_code == 200, first.text
+        result = first.json()["result"]
+        assert result["resultType"] == "input_required", result
+        (key, request), = result["inputRequests"].items()
+        name = request["params"]["message"].split("? ", 1)[1].split(", ")[0]
+        answer = {key: {"action": "accept", "content": {"name": name}}}
+        params = {**params, "inputResponses": answer, "requestState": result["requestState"]}
+        second = await http.post(
+            url, json={"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": params},
+            headers=ROUNDS_HEADERS,
+        )
+        assert second.status_code == 200, second.text
+        return {"name": name, **result}, second.json()
+
+
+def upstreams(access_log: Path) -> list[str]:
+    """The replica that answered each request, in order."""
+    lines = access_log.read_text().splitlines()
+    return [re.fullmatch(r'\S+ \d+ "([^"]*)" "[^"]*" \S+', line).group(1) for line in lines]
+
+
+@pytest.mark.anyio
+async def test_a_two_round_elicitation_resumes_on_the_other_replica(
+    nginx_bin: str, server_bin: str, files: tuple[Path, dict[str, str]], tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    root, _ = files
+    monkeypatch.setenv("FILE_SEARCH_STATE_KEY", STATE_KEY)
+    with (
+        http_server(server_bin, root, tmp_path / "replica-1.log", "--stateless") as first,
+        http_server(server_bin, root, tmp_path / "replica-2.log", "--stateless") as second,
+    ):
+        replicas = [address_of(first.url), address_of(second.url)]
+        with nginx(nginx_bin, replicas) as (url, directory):
+            asked, answered = await two_rounds(url)
+            served = upstreams(directory / "access.log")
+    # Round robin: the question came from one replica, the answer went to the other.
+    assert len(served) == 2 and set(served) == set(replicas), served
+    assert answered["result"]["structuredContent"] == {"path": f"data/{asked['name']}"}, answered
+
+
+@pytest.mark.anyio
+async def test_replicas_without_a_shared_key_refuse_each_others_rounds(
+    nginx_bin: str, server_bin: str, files: tuple[Path, dict[str, str]], tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    root, _ = files
+    monkeypatch.delenv("FILE_SEARCH_STATE_KEY", raising=False)
+    with (
+        http_server(server_bin, root, tmp_path / "replica-1.log", "--stateless") as first,
+        http_server(server_bin, root, tmp_path / "replica-2.log", "--stateless") as second,
+    ):
+        replicas = [address_of(first.url), address_of(second.url)]
+        with nginx(nginx_bin, replicas) as (url, directory):
+            _, answered = await two_rounds(url)
+            served = upstreams(directory / "access.log")
+        logs = (tmp_path / "replica-1.log").read_text() + (tmp_path / "replica-2.log").read_text()
+    assert set(served) == set(replicas), served
+    assert answered["error"]["code"] == -32602, answered
+    assert "not issued by this server" in answered["error"]["message"], answered
+    # Each replica said in its log that it signs with a key of its own.
+    assert "no request-state key was set" in logs, logs

@@ -14,6 +14,7 @@ pub(crate) fn param(param: &parse::Param, errors: &mut Errors) -> Param {
     let range = arg.range.as_ref().map(|b| range(param, b, errors));
     let length = arg.length.as_ref().map(|b| length(param, b, errors));
     let pattern = arg.pattern.as_ref().map(|p| pattern(p, errors));
+    let header = arg.header.as_ref().map(|h| header(h, errors));
     let read = read(param, value_ty, errors);
     Param {
         ident: param.ident.clone(),
@@ -25,7 +26,25 @@ pub(crate) fn param(param: &parse::Param, errors: &mut Errors) -> Param {
         length,
         pattern,
         complete: arg.complete.clone(),
+        header,
     }
+}
+
+/// `header = "..."`: a name that fits in `Mcp-Param-{name}`, an HTTP token (RFC 9110).
+fn header(header: &LitStr, errors: &mut Errors) -> LitStr {
+    let name = header.value();
+    let token = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c);
+    if name.is_empty() || !name.chars().all(token) {
+        errors.push(syn::Error::new_spanned(
+            header,
+            format!(
+                "`{name}` cannot be an HTTP header name: `header` takes letters, digits and \
+                 `-` (an RFC 9110 token), such as `header = \"Region\"`, which the client \
+                 sends as `Mcp-Param-Region`"
+            ),
+        ));
+    }
+    header.clone()
 }
 
 fn range(param: &parse::Param, range: &parse::Bounds<Expr>, errors: &mut Errors) -> Range {

@@ -1,5 +1,5 @@
-//! What a tool asks of the client during a call: a message from its model (sampling)
-//! or an answer from its user (elicitation).
+//! What a tool asks of the client during a call: a message from its model (sampling),
+//! an answer from its user (elicitation), or the roots it shares.
 //!
 //! A request is checked before it is sent: a call outside a session, a client that did
 //! not declare the capability, or a protocol on which a server may not send requests
@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::call::session::Session;
 use crate::model::{
-    ClientInfo, Elicitation, ElicitationRequest, SamplingRequest, SamplingResponse,
+    ClientInfo, Elicitation, ElicitationRequest, Root, SamplingRequest, SamplingResponse,
 };
 use crate::outcome::error::ToolError;
 
@@ -72,6 +72,19 @@ pub(crate) async fn elicit(
     client.session.elicit(request).await.map_err(ToolError::new)
 }
 
+/// Asks the client for the roots it shares (`roots/list`).
+pub(crate) async fn roots(client: Option<Client<'_>>) -> Result<Vec<Root>, ToolError> {
+    let client = present(client, "listing roots")?;
+    if !client.info.is_some_and(|info| info.has_capability("roots")) {
+        return Err(ToolError::missing_capability(
+            "roots",
+            "the client shares no roots (it did not declare the capability `roots`)",
+        ));
+    }
+    allowed(&client, "roots/list")?;
+    client.session.roots().await.map_err(ToolError::new)
+}
+
 /// The session's client, if the call has one.
 fn present<'a>(client: Option<Client<'a>>, what: &str) -> Result<Client<'a>, ToolError> {
     client.ok_or_else(|| {
@@ -82,17 +95,21 @@ fn present<'a>(client: Option<Client<'a>>, what: &str) -> Result<Client<'a>, Too
     })
 }
 
-/// Whether the client's protocol lets a server send it a request during a call. Checked
-/// after the capability, which protocol 2026-07-28 asks to be reported first.
+/// Whether the client's protocol lets a server send it a request during a call, or the
+/// call asks it in rounds (2026-07-28). Checked after the capability, which protocol
+/// 2026-07-28 asks to be reported first.
 fn allowed(client: &Client<'_>, what: &str) -> Result<(), ToolError> {
+    if client.session.round().is_some() {
+        return Ok(());
+    }
     let version = client
         .info
         .and_then(|info| info.protocol_version.as_deref());
     if let Some(version) = version.filter(|v| *v >= NO_SERVER_REQUESTS_FROM) {
         return Err(ToolError::new(format!(
             "the client speaks protocol {version}, on which a server may not send {what} \
-             requests during a call (it would return an input-required result, which this \
-             server does not support)"
+             requests during a call, and this request came without the input-required \
+             rounds that replace them"
         )));
     }
     Ok(())

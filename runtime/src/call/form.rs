@@ -54,10 +54,7 @@ impl ElicitationRequest {
     /// ```
     pub fn for_type<T: JsonSchema>(message: impl Into<String>) -> Result<Self, ToolError> {
         let requested_schema = schema_of::<T>().map_err(ToolError::new)?;
-        Ok(Self {
-            message: message.into(),
-            requested_schema,
-        })
+        Ok(Self::with_schema(message, requested_schema))
     }
 }
 

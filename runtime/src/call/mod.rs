@@ -18,6 +18,7 @@ pub(crate) mod form;
 pub(crate) mod future;
 pub(crate) mod inject;
 pub(crate) mod param;
+pub(crate) mod rounds;
 pub(crate) mod schema;
 pub(crate) mod session;
 pub(crate) mod state;

@@ -27,6 +27,8 @@ pub struct ParamSpec {
     pub max_length: Option<u64>,
     pub pattern: Option<&'static Pattern>,
     pub default: Option<fn() -> Value>,
+    /// `#[arg(header = "Region")]`: mirrored in the `Mcp-Param-Region` HTTP header.
+    pub header: Option<&'static str>,
 }
 
 /// What a parameter is, decided by its type: an argument the client sends, or a value

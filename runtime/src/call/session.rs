@@ -10,8 +10,9 @@ use std::pin::Pin;
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
+use crate::call::rounds::Round;
 use crate::model::{
-    ClientInfo, Elicitation, ElicitationRequest, LogLevel, RequestId, SamplingRequest,
+    ClientInfo, Elicitation, ElicitationRequest, LogLevel, RequestId, Root, SamplingRequest,
     SamplingResponse,
 };
 
@@ -30,6 +31,12 @@ pub(crate) trait Request: Sync + std::fmt::Debug {
 
     /// What a `Context` made for this call keeps of the request and its session.
     fn session(&self) -> Box<dyn Session>;
+
+    /// The call's round, on a protocol where a call asks the client by ending with an
+    /// input-required result (2026-07-28 on).
+    fn round(&self) -> Option<&Round> {
+        None
+    }
 }
 
 /// What a call's `Context` can reach of the session it came through, for as long as it
@@ -74,6 +81,14 @@ pub(crate) trait Session: Send + Sync {
         &self,
         request: ElicitationRequest,
     ) -> Pending<'_, Result<Elicitation<Value>, String>>;
+
+    /// Asks the client for the roots it shares (`roots/list`).
+    fn roots(&self) -> Pending<'_, Result<Vec<Root>, String>>;
+
+    /// The call's round, as [`Request::round`].
+    fn round(&self) -> Option<&Round> {
+        None
+    }
 }
 
 /// What a request asks of the call's notifications.

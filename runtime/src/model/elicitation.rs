@@ -44,6 +44,10 @@ pub struct ElicitationRequest {
     /// The JSON Schema of the answer: an object whose properties are strings, numbers,
     /// integers, booleans, enums of strings or arrays of such enums (multiple choice).
     pub requested_schema: Map<String, Value>,
+    /// The request's name among the inputs a call asks for on protocol 2026-07-28, where
+    /// the call ends with them and the client answers each by its name: `None` names it
+    /// `elicitation-1`, `elicitation-2`, ... in the order the tool asks.
+    pub key: Option<String>,
 }
 
 impl ElicitationRequest {
@@ -65,7 +69,24 @@ impl ElicitationRequest {
         Self {
             message: message.into(),
             requested_schema,
+            key: None,
         }
+    }
+
+    /// The same request under the name `key` among a call's input requests (protocol
+    /// 2026-07-28), for a client or a test that expects a fixed name; see
+    /// [`key`](Self::key).
+    ///
+    /// ```
+    /// use mcp_tool::model::ElicitationRequest;
+    ///
+    /// let request = ElicitationRequest::with_schema("Your name?", Default::default())
+    ///     .with_key("user_name");
+    /// assert_eq!(request.key.as_deref(), Some("user_name"));
+    /// ```
+    pub fn with_key(mut self, key: impl Into<String>) -> Self {
+        self.key = Some(key.into());
+        self
     }
 }
 

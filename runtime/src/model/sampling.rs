@@ -38,6 +38,9 @@ pub struct SamplingRequest {
     pub stop_sequences: Vec<String>,
     /// Which model the tool would like the client to pick.
     pub model_preferences: Option<ModelPreferences>,
+    /// The request's name among the inputs a call asks for on protocol 2026-07-28: `None`
+    /// names it `sampling-1`, `sampling-2`, ... in the order the tool asks.
+    pub key: Option<String>,
 }
 
 impl SamplingRequest {
@@ -74,6 +77,7 @@ impl SamplingRequest {
             temperature: None,
             stop_sequences: Vec::new(),
             model_preferences: None,
+            key: None,
         }
     }
 
@@ -107,6 +111,13 @@ impl SamplingRequest {
     /// The same request with preferences for the model the client picks.
     pub fn with_model_preferences(mut self, preferences: ModelPreferences) -> Self {
         self.model_preferences = Some(preferences);
+        self
+    }
+
+    /// The same request under the name `key` among a call's input requests (protocol
+    /// 2026-07-28); see [`key`](Self::key).
+    pub fn with_key(mut self, key: impl Into<String>) -> Self {
+        self.key = Some(key.into());
         self
     }
 

@@ -28,6 +28,10 @@ pub enum Failure {
     },
     /// The tool did not finish in time.
     Timeout(std::time::Duration),
+    /// The call asked the client a question it has no answer to yet, on a protocol
+    /// where the call then ends with the questions (2026-07-28): not a failure, and
+    /// never reported as one.
+    InputRequired,
 }
 
 /// Error types a tool may return in `Err`: every type that implements

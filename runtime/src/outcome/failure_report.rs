@@ -84,6 +84,12 @@ pub(crate) fn failure(
             );
             (text.clone(), text, Vec::new())
         }
+        // The protocol layer answers such a call with its questions; this text is what
+        // a caller that cannot would read.
+        Failure::InputRequired => {
+            let text = format!("{subject} waits for the client's answers to its questions");
+            (text.clone(), text, Vec::new())
+        }
     };
     let mut arguments = Value::Object(args.clone());
     masking::mask_json_credentials(&mut arguments);

@@ -20,6 +20,7 @@ use crate::call::session::Request;
 use crate::protocol::bridge;
 use crate::protocol::listeners::{PeerListener, StreamListener};
 use crate::protocol::listings;
+use crate::protocol::rounds;
 use crate::protocol::wire;
 use crate::server::catalog;
 use crate::server::tool_server::{Refusal, ToolServer};
@@ -60,15 +61,34 @@ impl ServerHandler for ToolServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let arguments = request.arguments.unwrap_or_default();
-        match self
-            .run_tool(&request.name, arguments, Some(&context))
-            .await
-        {
+        let subject = format!("tools/call {}", request.name);
+        let (state, responses) = (request.request_state.as_deref(), request.input_responses);
+        let begun = rounds::begin(
+            &self.shared,
+            &context,
+            subject,
+            &arguments,
+            state,
+            responses,
+        )?;
+        let in_rounds = begun.as_ref().map(|begun| begun.request(&context));
+        let via: &dyn Request = match &in_rounds {
+            Some(in_rounds) => in_rounds,
+            None => &context,
+        };
+        match self.run_tool(&request.name, arguments, Some(via)).await {
             Ok(answer) => Ok(bridge::call_result(answer).into()),
+            Err(Refusal::InputRequired) => match &begun {
+                Some(begun) => Ok(begun.input_required(&self.shared)?.into()),
+                None => Err(ErrorData::internal_error(
+                    "the call asked outside rounds",
+                    None,
+                )),
+            },
             Err(Refusal::Call(error)) => Err(bridge::error_data(error)),
             Err(Refusal::Cancelled) => Err(cancelled(&request.name, &context)),
             Err(Refusal::MissingCapability(capability)) => {
-                Err(bridge::missing_capability(capability))
+                Err(bridge::missing_capability(&request.name, capability))
             }
         }
     }
@@ -106,8 +126,27 @@ impl ServerHandler for ToolServer {
     ) -> Result<GetPromptResponse, ErrorData> {
         let catalog = &self.shared.catalog;
         let arguments = request.arguments.unwrap_or_default();
-        let scope = self.scope(Some(&context as &dyn Request));
-        let result = catalog.get_prompt(&request.name, arguments, scope).await;
+        let subject = format!("prompts/get {}", request.name);
+        let (state, responses) = (request.request_state.as_deref(), request.input_responses);
+        let begun = rounds::begin(
+            &self.shared,
+            &context,
+            subject,
+            &arguments,
+            state,
+            responses,
+        )?;
+        let in_rounds = begun.as_ref().map(|begun| begun.request(&context));
+        let via: &dyn Request = match &in_rounds {
+            Some(in_rounds) => in_rounds,
+            None => &context,
+        };
+        let result = catalog
+            .get_prompt(&request.name, arguments, self.scope(Some(via)))
+            .await;
+        if let Some(begun) = begun.as_ref().filter(|begun| begun.suspended()) {
+            return Ok(begun.input_required(&self.shared)?.into());
+        }
         Ok(bridge::get_prompt_result(result.map_err(bridge::error_data)?).into())
     }
 
@@ -148,9 +187,21 @@ impl ServerHandler for ToolServer {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let read =
-            (self.shared.catalog).read(&request.uri, self.scope(Some(&context as &dyn Request)));
-        Ok(bridge::read_result(read.await.map_err(bridge::error_data)?).into())
+        let subject = format!("resources/read {}", request.uri);
+        let (state, responses) = (request.request_state.as_deref(), request.input_responses);
+        let none = serde_json::Map::new();
+        let begun = rounds::begin(&self.shared, &context, subject, &none, state, responses)?;
+        let in_rounds = begun.as_ref().map(|begun| begun.request(&context));
+        let via: &dyn Request = match &in_rounds {
+            Some(in_rounds) => in_rounds,
+            None => &context,
+        };
+        let read = (self.shared.catalog).read(&request.uri, self.scope(Some(via)));
+        let read = read.await;
+        if let Some(begun) = begun.as_ref().filter(|begun| begun.suspended()) {
+            return Ok(begun.input_required(&self.shared)?.into());
+        }
+        Ok(bridge::read_result(read.map_err(bridge::error_data)?).into())
     }
 
     #[allow(deprecated)] // Protocols before 2026-07-28 subscribe this way.

@@ -1,18 +1,21 @@
 //! rmcp's request context as the [`Request`] and the [`Session`] a call sees: the seam
 //! between a call's `Context` and rmcp's peer.
 
+use std::sync::Arc;
+
 use rmcp::model::{ProgressToken, RequestMetaObject};
 use rmcp::service::RequestContext;
 use rmcp::{Peer, RoleServer};
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
+use crate::call::rounds::Round;
 use crate::call::session::{Asked, Pending, Request, Session};
 use crate::model::{
-    ClientInfo, Elicitation, ElicitationRequest, LogLevel, RequestId, SamplingRequest,
+    ClientInfo, Elicitation, ElicitationRequest, LogLevel, RequestId, Root, SamplingRequest,
     SamplingResponse,
 };
-use crate::protocol::bridge;
+use crate::protocol::{bridge, rounds};
 
 impl Request for RequestContext<RoleServer> {
     #[inline]
@@ -26,24 +29,31 @@ impl Request for RequestContext<RoleServer> {
     }
 
     fn session(&self) -> Box<dyn Session> {
-        Box::new(PeerSession {
-            peer: self.peer.clone(),
-            id: bridge::request_id(&self.id),
-            meta: self.meta.clone(),
-            cancel: self.ct.clone(),
-        })
+        Box::new(PeerSession::new(self, None))
     }
 }
 
-/// What a `Context` keeps of rmcp's request: the peer, the request's id and `_meta`.
-struct PeerSession {
+/// What a `Context` keeps of rmcp's request: the peer, the request's id and `_meta`,
+/// and the call's round when the client is asked in rounds (2026-07-28).
+pub(crate) struct PeerSession {
     peer: Peer<RoleServer>,
     id: RequestId,
     meta: RequestMetaObject,
     cancel: CancellationToken,
+    round: Option<Arc<Round>>,
 }
 
 impl PeerSession {
+    pub(crate) fn new(context: &RequestContext<RoleServer>, round: Option<Arc<Round>>) -> Self {
+        Self {
+            peer: context.peer.clone(),
+            id: bridge::request_id(&context.id),
+            meta: context.meta.clone(),
+            cancel: context.ct.clone(),
+            round,
+        }
+    }
+
     fn progress_token(&self) -> Option<ProgressToken> {
         self.meta.get_progress_token()
     }
@@ -115,6 +125,9 @@ impl Session for PeerSession {
     }
 
     fn sample(&self, request: SamplingRequest) -> Pending<'_, Result<SamplingResponse, String>> {
+        if let Some(round) = &self.round {
+            return Box::pin(rounds::sample(round, request));
+        }
         Box::pin(async move {
             let params = bridge::create_message_params(request)
                 .map_err(|why| format!("the sampling request cannot be sent: {why}"))?;
@@ -129,6 +142,9 @@ impl Session for PeerSession {
         &self,
         request: ElicitationRequest,
     ) -> Pending<'_, Result<Elicitation<Value>, String>> {
+        if let Some(round) = &self.round {
+            return Box::pin(rounds::elicit(round, request));
+        }
         Box::pin(async move {
             let request = bridge::elicit_request(request)?;
             let result = self.peer.send_request(request).await;
@@ -138,5 +154,21 @@ impl Session for PeerSession {
                     .to_owned()
             })
         })
+    }
+
+    fn roots(&self) -> Pending<'_, Result<Vec<Root>, String>> {
+        if let Some(round) = &self.round {
+            return Box::pin(rounds::roots(round));
+        }
+        Box::pin(async move {
+            #[allow(deprecated)] // SEP-2577: roots stay for clients of earlier protocols.
+            let result = self.peer.list_roots().await;
+            let result = result.map_err(|error| bridge::request_failure("roots", error))?;
+            Ok(rounds::roots_of(result))
+        })
+    }
+
+    fn round(&self) -> Option<&Round> {
+        self.round.as_deref()
     }
 }

@@ -1,6 +1,7 @@
 //! The one call driver: a started call of a tool, a prompt or a resource, run to its
 //! outcome under the server's limit of concurrent calls, the call's time limit and the
-//! client's cancellation. Every path that runs a call, through a session or directly,
+//! client's cancellation, or, on protocol 2026-07-28, until it asks the client something
+//! it has no answer to yet. Every path that runs a call, through a session or directly,
 //! runs it here.
 
 use std::future::Future;
@@ -12,6 +13,7 @@ use tokio::sync::Semaphore;
 use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 
 use crate::call::future::{CallFuture, Outcome};
+use crate::call::rounds::Round;
 use crate::outcome::failure::Failure;
 
 /// What a call runs under: the server's limit of concurrent calls, the call's time
@@ -23,6 +25,8 @@ pub(crate) struct Limits<'a> {
     pub(crate) timeout: Option<Duration>,
     /// Fires when the client cancels; `None` for a call made outside a session.
     pub(crate) cancel: Option<&'a CancellationToken>,
+    /// The call's round, when it asks the client in rounds (2026-07-28).
+    pub(crate) input: Option<&'a Round>,
 }
 
 /// Runs a started call to its outcome; `None` when the client cancelled it (its future
@@ -36,11 +40,67 @@ pub(crate) async fn drive<T: Send + 'static>(
     if let Some(failure) = running.as_mut().ended() {
         return Some(Err(failure));
     }
-    match limits.cancel {
-        None => Some(limited(running, limits.calls, limits.timeout).await),
-        Some(cancel) => {
-            Cancellable::new(limited(running, limits.calls, limits.timeout), cancel).await
+    match limits {
+        // The common cases first, without the machinery they do not use.
+        Limits {
+            calls: None,
+            timeout: None,
+            cancel: Some(cancel),
+            input: None,
+        } => Cancellable::new(running, cancel).await,
+        Limits {
+            calls: None,
+            timeout: None,
+            cancel: None,
+            input: None,
+        } => Some(running.await),
+        Limits {
+            input: Some(round), ..
+        } => {
+            let asking = Asking {
+                running: limited(running, limits.calls, limits.timeout),
+                round,
+            };
+            match limits.cancel {
+                None => Some(asking.await),
+                Some(cancel) => Cancellable::new(asking, cancel).await,
+            }
         }
+        Limits { cancel: None, .. } => Some(limited(running, limits.calls, limits.timeout).await),
+        Limits {
+            cancel: Some(cancel),
+            ..
+        } => Cancellable::new(limited(running, limits.calls, limits.timeout), cancel).await,
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// A running call that ends once it asks the client a question that has no answer
+    /// yet: the call then ends with the questions asked, and runs again when the client
+    /// answers.
+    struct Asking<'a, F> {
+        #[pin]
+        running: F,
+        round: &'a Round,
+    }
+}
+
+impl<T, F: Future<Output = Outcome<T>>> Future for Asking<'_, F> {
+    type Output = Outcome<T>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Outcome<T>> {
+        let this = self.project();
+        if let Poll::Ready(outcome) = this.running.poll(cx) {
+            return Poll::Ready(outcome);
+        }
+        // Watched before it is read, so that a question asked on another thread in
+        // between wakes this call.
+        this.round.watch(cx.waker());
+        if this.round.is_asking() {
+            this.round.suspend();
+            return Poll::Ready(Err(Failure::InputRequired));
+        }
+        Poll::Pending
     }
 }
 

@@ -51,6 +51,7 @@ pub(crate) async fn run<T: Send + 'static>(
         calls: None,
         timeout: scope.timeout,
         cancel: scope.request.map(|request| request.cancellation()),
+        input: scope.request.and_then(|request| request.round()),
     };
     let Some(outcome) = driver::drive(running, limits).await else {
         tracing::info!(%subject, "the client cancelled the request; no reply is sent");

@@ -14,6 +14,7 @@ pub(crate) struct Settings {
     pub(crate) timeout: Option<Duration>,
     pub(crate) max_calls: Option<usize>,
     pub(crate) limits: Limits,
+    pub(crate) rounds: Rounds,
     pub(crate) state: StateMap,
     #[cfg(feature = "http")]
     pub(crate) http: HttpOptions,
@@ -58,5 +59,38 @@ impl Default for Limits {
             grace: Duration::from_secs(30),
             max_queued: 1024 * 1024,
         }
+    }
+}
+
+/// How the rounds of a call on protocol 2026-07-28 are carried: the key that signs the
+/// `requestState` a client sends back, and how long one stays valid.
+#[derive(Clone)]
+pub(crate) struct Rounds {
+    /// The signing key; `None` makes a random one for the process.
+    pub(crate) key: Option<std::sync::Arc<[u8]>>,
+    pub(crate) ttl: Duration,
+}
+
+impl Rounds {
+    /// The shortest key accepted, in bytes.
+    pub(crate) const MIN_KEY: usize = 32;
+}
+
+impl Default for Rounds {
+    fn default() -> Self {
+        Self {
+            key: None,
+            ttl: Duration::from_secs(600),
+        }
+    }
+}
+
+// The key never appears in a log line.
+impl std::fmt::Debug for Rounds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Rounds")
+            .field("key", &self.key.as_ref().map(|_| "<redacted>"))
+            .field("ttl", &self.ttl)
+            .finish()
     }
 }

@@ -27,7 +27,7 @@ use crate::server::driver;
 use crate::server::invoke::Scope;
 #[cfg(feature = "http")]
 use crate::server::settings::HttpOptions;
-use crate::server::settings::{Limits, Settings};
+use crate::server::settings::{Limits, Rounds, Settings};
 
 use crate::server::derived::Derived;
 use crate::server::tool_list::ToolList;
@@ -71,6 +71,10 @@ pub(crate) struct Shared {
     pub(crate) sessions: AtomicU64,
     /// `max_concurrent_calls`: a permit for each call a tool runs; `None` without a limit.
     pub(crate) calls: Option<Semaphore>,
+    /// How the rounds of a call are carried (protocol 2026-07-28).
+    pub(crate) rounds: Rounds,
+    /// The protocol layer's seal of `requestState`, made on first use.
+    pub(crate) seal: Derived,
     #[cfg(feature = "http")]
     http: HttpOptions,
 }
@@ -98,6 +102,8 @@ impl ToolServer {
                 catalog,
                 sessions: AtomicU64::new(0),
                 calls: settings.max_calls.map(Semaphore::new),
+                rounds: settings.rounds,
+                seal: Derived::default(),
                 #[cfg(feature = "http")]
                 http: settings.http,
             }),
@@ -262,11 +268,13 @@ impl ToolServer {
             Ok(answer) => Ok(answer.into()),
             Err(Refusal::Call(error)) => Err(error),
             // Neither happens without a request.
-            Err(Refusal::Cancelled | Refusal::MissingCapability(_)) => Err(CallError::Protocol {
-                code: INTERNAL_ERROR,
-                message: "the call was refused".to_owned(),
-                data: None,
-            }),
+            Err(Refusal::Cancelled | Refusal::MissingCapability(_) | Refusal::InputRequired) => {
+                Err(CallError::Protocol {
+                    code: INTERNAL_ERROR,
+                    message: "the call was refused".to_owned(),
+                    data: None,
+                })
+            }
         }
     }
 
@@ -295,10 +303,14 @@ impl ToolServer {
             calls,
             timeout: tool.timeout(),
             cancel: request.map(|request| request.cancellation()),
+            input: request.and_then(|request| request.round()),
         };
         let Some(outcome) = driver::drive(running, limits).await else {
             return Err(Refusal::Cancelled);
         };
+        if let Err(Failure::InputRequired) = outcome {
+            return Err(Refusal::InputRequired);
+        }
         if let Err(Failure::Tool(error)) = &outcome
             && let Some(capability) = error.missing()
             && request.is_some_and(|request| request.refuses_missing_capability())
@@ -380,4 +392,7 @@ pub(crate) enum Refusal {
     /// The tool needs this client capability, which the client did not declare, on a
     /// protocol that refuses such a call (2026-07-28 on).
     MissingCapability(&'static str),
+    /// The call asked the client questions it has no answers to yet (2026-07-28 on):
+    /// the call's round holds them.
+    InputRequired,
 }

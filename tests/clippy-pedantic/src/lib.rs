@@ -86,7 +86,7 @@ pub enum Order {
     Length,
 }
 
-/// Adds a note, or replaces the note of the same title; returns its title.
+/// Adds a note, or replaces the note of the same title; returns its shelf and title.
 #[mcp_tool(
     title = "Write a note",
     destructive,
@@ -106,9 +106,13 @@ pub fn write_note(
     /// The note's text.
     #[arg(length(max = 10_000))]
     text: String,
+    /// The notebook's shelf, which gateways read from the `Mcp-Param-Shelf` header.
+    #[arg(header = "Shelf", default = "main")]
+    shelf: String,
 ) -> String {
-    notebook.read(|notes| notes.insert(title.clone(), text));
-    title
+    let path = shelf + "/" + &title;
+    notebook.read(|notes| notes.insert(title, text));
+    path
 }
 
 /// Returns the text of the note with a title.

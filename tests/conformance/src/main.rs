@@ -10,6 +10,7 @@
 
 mod asking;
 mod catalog;
+mod rounds;
 mod tools;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};

@@ -107,6 +107,19 @@ fn test_error_handling() -> Result<String, ToolError> {
     ))
 }
 
+/// Runs a query in a region; the region travels in the `Mcp-Param-Region` header too, so
+/// that a gateway can route the call without reading its body (SEP-2243).
+#[mcp_tool(read_only)]
+fn test_custom_headers(
+    /// The region to run the query in.
+    #[arg(header = "Region")]
+    region: String,
+    /// The query.
+    query: Option<String>,
+) -> String {
+    format!("ran {:?} in {region}", query.unwrap_or_default())
+}
+
 /// Reports progress 0, 50 and 100 of 100, 50 ms apart.
 #[mcp_tool(read_only)]
 async fn test_tool_with_progress(ctx: Context) -> String {

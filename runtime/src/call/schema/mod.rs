@@ -115,6 +115,9 @@ pub(crate) fn param_schema(param: &ParamSpec, generator: &mut SchemaGenerator) -
     if let Some(default) = param.default {
         object.insert("default".into(), default());
     }
+    if let Some(header) = param.header {
+        object.insert("x-mcp-header".into(), header.into());
+    }
     value
 }
 

@@ -429,12 +429,19 @@ pub(crate) fn log_message(
 }
 
 /// Why a request to the client got no answer, in words for the tool's error.
-/// The refusal of a request that needs the client capability `capability` (`"sampling"`),
-/// which the client did not declare: MissingRequiredClientCapability (-32021).
-pub(crate) fn missing_capability(capability: &str) -> sdk::ErrorData {
+/// The refusal of a call of `tool` that needs the client capability `capability`
+/// (`"sampling"`), which the client did not declare: MissingRequiredClientCapability
+/// (-32021), its message naming the tool and the capability.
+pub(crate) fn missing_capability(tool: &str, capability: &str) -> sdk::ErrorData {
     let required = serde_json::json!({ capability: {} });
     let required = serde_json::from_value(required).unwrap_or_default();
-    sdk::ErrorData::missing_required_client_capability(required)
+    let mut error = sdk::ErrorData::missing_required_client_capability(required);
+    error.message = format!(
+        "Missing required client capability: the tool `{tool}` needs `{capability}`, which \
+         the client did not declare"
+    )
+    .into();
+    error
 }
 
 pub(crate) fn request_failure(what: &str, error: rmcp::ServiceError) -> String {

@@ -12,7 +12,7 @@ use crate::registry::resource::{self, ResourceEntry};
 use crate::registry::runtime_tool::RuntimeTool;
 use crate::registry::tool::{self as registry, ToolEntry};
 use crate::server::catalog::Catalog;
-use crate::server::settings::Settings;
+use crate::server::settings::{Rounds, Settings};
 use crate::server::tool_server::{About, ToolServer};
 
 mod checks;
@@ -192,6 +192,51 @@ impl Server {
     /// ```
     pub fn shutdown_grace(mut self, grace: Duration) -> Self {
         self.settings.limits.grace = grace;
+        self
+    }
+
+    /// The key that signs the `requestState` of a call that asks the client something
+    /// on protocol 2026-07-28, at least 32 random bytes. There, a tool's question ends
+    /// the call with an input-required result, and the client calls again with the
+    /// answer and the `requestState` it got; the key lets the server refuse a state the
+    /// client changed, and lets every replica behind a load balancer accept the states
+    /// the others issued, when they share it. Unless set, each process makes a random
+    /// key when it first needs one, and says in its log that replicas need a shared one.
+    ///
+    /// ```
+    /// let key = std::env::var("MCP_STATE_KEY").unwrap_or_else(|_| "x".repeat(32));
+    /// let server = mcp_tool::Server::from_registry("files", "1.0.0").request_state_key(key);
+    /// # drop(server);
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If `key` is shorter than 32 bytes.
+    pub fn request_state_key(mut self, key: impl AsRef<[u8]>) -> Self {
+        let key = key.as_ref();
+        assert!(
+            key.len() >= Rounds::MIN_KEY,
+            "a request-state key needs at least {} bytes, not {}",
+            Rounds::MIN_KEY,
+            key.len()
+        );
+        self.settings.rounds.key = Some(key.into());
+        self
+    }
+
+    /// How long the `requestState` of a call's round stays valid (protocol 2026-07-28):
+    /// a client that answers later gets an error and starts the call over. 10 minutes
+    /// unless set.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    ///
+    /// let server = mcp_tool::Server::from_registry("files", "1.0.0")
+    ///     .request_state_ttl(Duration::from_secs(120));
+    /// # drop(server);
+    /// ```
+    pub fn request_state_ttl(mut self, ttl: Duration) -> Self {
+        self.settings.rounds.ttl = ttl;
         self
     }
 

@@ -1,0 +1,405 @@
+//! The rounds of a call on protocol 2026-07-28 (SEP-2322), on rmcp's wire types: the
+//! `requestState` sealed with rmcp's `RequestStateCodec` and opened again, the questions
+//! a run asked turned into an `InputRequiredResult`, and the answers read back.
+//!
+//! A `requestState` is bound to what it was issued for, the method, the tool's (or
+//! prompt's, or resource's) name and a digest of the arguments, and expires; one that
+//! was changed, has expired or was issued for another request is refused with an error
+//! that says which, before anything runs.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::RoleServer;
+use rmcp::model::{self as sdk, InputRequest, InputRequests, InputRequiredResult};
+use rmcp::model::{InputResponses, RequestStateCodec, RequestStateError, SealOptions};
+use rmcp::service::RequestContext;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use sha2::{Digest, Sha256};
+use tokio_util::sync::CancellationToken;
+
+use crate::call::rounds::{Carried, Question, Round};
+use crate::call::session::{Request, Session};
+use crate::model::{Elicitation, Root, SamplingResponse};
+use crate::protocol::bridge;
+use crate::protocol::session::PeerSession;
+use crate::server::settings::Rounds;
+use crate::server::tool_server::Shared;
+
+/// Whether the request's protocol asks the client in rounds (2026-07-28 on).
+fn in_rounds(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .protocol_version()
+        .is_some_and(|version| !version.has_initialize())
+}
+
+/// What a `requestState` holds: what it was issued for, and what the round carries.
+#[derive(Serialize, Deserialize)]
+struct Sealed {
+    /// The method and the name, `tools/call search`.
+    #[serde(rename = "for")]
+    subject: String,
+    /// A digest of the arguments.
+    arguments: String,
+    #[serde(flatten)]
+    carried: Carried,
+}
+
+/// The seal of `requestState`: a codec with the server's key, and the time a state
+/// stays valid.
+struct Seal {
+    codec: RequestStateCodec,
+    ttl: Duration,
+}
+
+impl Seal {
+    /// The server's seal, made on first use: with its key, or with a random key for the
+    /// process, which replicas do not share (the log says so once).
+    fn of(shared: &Shared) -> Arc<Self> {
+        shared.seal.get_or_init(|| make_seal(&shared.rounds))
+    }
+}
+
+fn make_seal(rounds: &Rounds) -> Seal {
+    let key = match &rounds.key {
+        Some(key) => key.to_vec(),
+        None => {
+            tracing::warn!(
+                "no request-state key was set (Server::request_state_key): a random one \
+                 signs this process's input-required rounds, so a replica behind a load \
+                 balancer cannot resume a round another replica began"
+            );
+            let mut key = vec![0; Rounds::MIN_KEY];
+            if getrandom::fill(&mut key).is_err() {
+                // No randomness from the system: a key that is at least unique per
+                // process and start time, and a loud record of it.
+                tracing::error!("the system gave no random bytes for the request-state key");
+                let seed = format!("{:?}{}", std::time::SystemTime::now(), std::process::id());
+                key = Sha256::digest(seed.as_bytes()).to_vec();
+            }
+            key
+        }
+    };
+    Seal {
+        codec: RequestStateCodec::new_unchecked(key),
+        ttl: rounds.ttl,
+    }
+}
+
+/// A request answered in rounds: its round, and what its state is bound to.
+pub(crate) struct Begun {
+    round: Arc<Round>,
+    subject: String,
+    arguments: String,
+}
+
+impl Drop for Begun {
+    // A question still waiting (a sync tool's, on its thread) gives up with the call.
+    fn drop(&mut self) {
+        self.round.end();
+    }
+}
+
+/// The round of a request on protocol 2026-07-28: the client's answers, and what its
+/// `requestState` carries once opened and checked; `None` on earlier protocols.
+pub(crate) fn begin(
+    shared: &Shared,
+    context: &RequestContext<RoleServer>,
+    subject: String,
+    arguments: &Map<String, Value>,
+    state: Option<&str>,
+    responses: Option<InputResponses>,
+) -> Result<Option<Begun>, sdk::ErrorData> {
+    if !in_rounds(context) {
+        return Ok(None);
+    }
+    let arguments = arguments_digest(arguments);
+    let carried = match state {
+        None => Carried::default(),
+        Some(state) => open(shared, state, &subject, &arguments)?,
+    };
+    let mut answers = Map::new();
+    for (key, response) in responses.unwrap_or_default() {
+        if !response.is_object() {
+            return Err(sdk::ErrorData::invalid_params(
+                format!(
+                    "the input response `{key}` is not an object: each answers an input \
+                     request with its result (an elicitation, sampling or roots result)"
+                ),
+                None,
+            ));
+        }
+        answers.insert(key, response);
+    }
+    Ok(Some(Begun {
+        round: Arc::new(Round::new(answers, carried)),
+        subject,
+        arguments,
+    }))
+}
+
+/// Opens `state`, refusing one that was changed, has expired or was issued for another
+/// request, each with its own message.
+fn open(
+    shared: &Shared,
+    state: &str,
+    subject: &str,
+    arguments: &str,
+) -> Result<Carried, sdk::ErrorData> {
+    let seal = Seal::of(shared);
+    let refused = |message: String| sdk::ErrorData::invalid_params(message, None);
+    let sealed: Sealed = seal.codec.open_json(state).map_err(|error| match error {
+        RequestStateError::Expired => refused(format!(
+            "the requestState has expired: it is valid for {} after it is issued; call \
+             {subject} again without requestState and inputResponses to start over",
+            seconds(seal.ttl)
+        )),
+        _ => refused(format!(
+            "the requestState was changed or was not issued by this server (its signature \
+             does not verify); call {subject} again without requestState and inputResponses \
+             to start over"
+        )),
+    })?;
+    if sealed.subject != subject {
+        return Err(refused(format!(
+            "the requestState was issued for {}, not for {subject}",
+            sealed.subject
+        )));
+    }
+    if sealed.arguments != arguments {
+        return Err(refused(format!(
+            "the requestState was issued for other arguments of {subject}: send the \
+             arguments of the first round with it"
+        )));
+    }
+    Ok(sealed.carried)
+}
+
+impl Begun {
+    /// The request as the call sees it: rmcp's, with this round.
+    pub(crate) fn request<'a>(&self, context: &'a RequestContext<RoleServer>) -> InRounds<'a> {
+        InRounds {
+            context,
+            round: Arc::clone(&self.round),
+        }
+    }
+
+    /// Whether the call ended waiting for the client's answers.
+    pub(crate) fn suspended(&self) -> bool {
+        self.round.suspended()
+    }
+
+    /// The input-required result of a call that ended waiting: the questions it asked,
+    /// and the sealed state of the next round.
+    pub(crate) fn input_required(
+        &self,
+        shared: &Shared,
+    ) -> Result<InputRequiredResult, sdk::ErrorData> {
+        let (asking, carried) = self.round.finish();
+        let mut requests = InputRequests::new();
+        for asked in asking {
+            let request = input_request(&asked.question)
+                .map_err(|why| sdk::ErrorData::internal_error(why, None))?;
+            requests.insert(asked.key, request);
+        }
+        let sealed = Sealed {
+            subject: self.subject.clone(),
+            arguments: self.arguments.clone(),
+            carried,
+        };
+        let seal = Seal::of(shared);
+        let options = SealOptions::new().ttl(seal.ttl);
+        let state = (seal.codec.seal_json_with(&sealed, &options)).map_err(|error| {
+            sdk::ErrorData::internal_error(
+                format!("the requestState could not be written: {error}"),
+                None,
+            )
+        })?;
+        Ok(InputRequiredResult::new(Some(requests), Some(state)))
+    }
+}
+
+/// rmcp's request with the call's round: what a call answered in rounds runs with.
+pub(crate) struct InRounds<'a> {
+    context: &'a RequestContext<RoleServer>,
+    round: Arc<Round>,
+}
+
+impl std::fmt::Debug for InRounds<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("InRounds")
+            .field("request", &self.context.id)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Request for InRounds<'_> {
+    fn cancellation(&self) -> &CancellationToken {
+        &self.context.ct
+    }
+
+    fn refuses_missing_capability(&self) -> bool {
+        true
+    }
+
+    fn session(&self) -> Box<dyn Session> {
+        Box::new(PeerSession::new(
+            self.context,
+            Some(Arc::clone(&self.round)),
+        ))
+    }
+
+    fn round(&self) -> Option<&Round> {
+        Some(&self.round)
+    }
+}
+
+/// The answer to `question` in `round`; a question without one suspends the call.
+async fn answer(round: &Round, question: Question) -> Result<Value, String> {
+    let request = input_request(&question)?;
+    let key = round.key(&question);
+    let digest = digest(&request);
+    if let Some(answer) = round.answer(&key, &digest) {
+        return Ok(answer);
+    }
+    round.ask(key, digest, question);
+    round.ended().await;
+    Err("the call ended before the client answered".to_owned())
+}
+
+/// Decodes the client's `answer` to the question `what` as rmcp's `T`.
+fn decode<T: serde::de::DeserializeOwned>(answer: Value, what: &str) -> Result<T, String> {
+    serde_json::from_value(answer)
+        .map_err(|error| format!("the client's answer is not {what} result: {error}"))
+}
+
+/// Asks the client's user, in rounds.
+pub(crate) async fn elicit(
+    round: &Round,
+    request: crate::model::ElicitationRequest,
+) -> Result<Elicitation<Value>, String> {
+    let answer = answer(round, Question::Elicitation(request)).await?;
+    let result: sdk::ElicitResult = decode(answer, "an elicitation")?;
+    bridge::elicitation(sdk::ClientResult::ElicitResult(result))
+        .ok_or_else(|| "the client's answer is not an elicitation result".to_owned())
+}
+
+/// Asks the client's model, in rounds.
+pub(crate) async fn sample(
+    round: &Round,
+    request: crate::model::SamplingRequest,
+) -> Result<SamplingResponse, String> {
+    let answer = answer(round, Question::Sampling(request)).await?;
+    bridge::sampling_response(decode(answer, "a sampling")?)
+}
+
+/// Asks the client for its roots, in rounds.
+#[allow(deprecated)] // SEP-2577 deprecates roots; the input-required rounds still carry them.
+pub(crate) async fn roots(round: &Round) -> Result<Vec<Root>, String> {
+    let answer = answer(round, Question::Roots).await?;
+    let result: sdk::ListRootsResult = decode(answer, "a roots")?;
+    Ok(roots_of(result))
+}
+
+/// rmcp's roots, in our terms.
+#[allow(deprecated)] // SEP-2577, as above.
+pub(crate) fn roots_of(result: sdk::ListRootsResult) -> Vec<Root> {
+    let roots = result.roots.into_iter().map(|root| {
+        let named = Root::new(root.uri);
+        match root.name {
+            Some(name) => named.with_name(name),
+            None => named,
+        }
+    });
+    roots.collect()
+}
+
+/// A question as an input request on the wire.
+#[allow(deprecated)] // SEP-2577 deprecates sampling and roots; the rounds still carry them.
+fn input_request(question: &Question) -> Result<InputRequest, String> {
+    Ok(match question {
+        Question::Elicitation(request) => match bridge::elicit_request(request.clone())? {
+            sdk::ServerRequest::ElicitRequest(request) => InputRequest::Elicitation(request),
+            _ => return Err("an elicitation request of an unknown kind".to_owned()),
+        },
+        Question::Sampling(request) => InputRequest::CreateMessage(sdk::CreateMessageRequest::new(
+            bridge::create_message_params(request.clone())?,
+        )),
+        Question::Roots => InputRequest::ListRoots(sdk::ListRootsRequest::default()),
+    })
+}
+
+/// A digest of an input request as it is sent: a question asked again under the same
+/// key is the same question only if it is sent the same.
+fn digest(request: &InputRequest) -> String {
+    let bytes = serde_json::to_vec(request).unwrap_or_default();
+    hex(&Sha256::digest(&bytes)[..12])
+}
+
+/// A digest of the arguments, whatever the order of their keys.
+fn arguments_digest(arguments: &Map<String, Value>) -> String {
+    fn canonical(value: &Value, out: &mut Vec<u8>) {
+        match value {
+            Value::Object(map) => {
+                let mut keys: Vec<&String> = map.keys().collect();
+                keys.sort();
+                out.push(b'{');
+                for key in keys {
+                    out.extend_from_slice(Value::from(key.as_str()).to_string().as_bytes());
+                    out.push(b':');
+                    canonical(&map[key], out);
+                    out.push(b',');
+                }
+                out.push(b'}');
+            }
+            Value::Array(items) => {
+                out.push(b'[');
+                for item in items {
+                    canonical(item, out);
+                    out.push(b',');
+                }
+                out.push(b']');
+            }
+            other => out.extend_from_slice(other.to_string().as_bytes()),
+        }
+    }
+    let mut bytes = Vec::new();
+    canonical(&Value::Object(arguments.clone()), &mut bytes);
+    hex(&Sha256::digest(&bytes)[..12])
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+/// A duration in words: `10 minutes`, `90 seconds`.
+fn seconds(duration: Duration) -> String {
+    let seconds = duration.as_secs();
+    if seconds >= 60 && seconds.is_multiple_of(60) {
+        format!("{} minutes", seconds / 60)
+    } else {
+        format!("{seconds} seconds")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arguments_digest_ignores_key_order_but_not_values() {
+        let a = serde_json::json!({"x": 1, "y": {"b": 2, "a": 3}});
+        let b = serde_json::json!({"y": {"a": 3, "b": 2}, "x": 1});
+        let c = serde_json::json!({"x": 1, "y": {"a": 3, "b": 4}});
+        let digest = |v: &Value| arguments_digest(v.as_object().unwrap());
+        assert_eq!(digest(&a), digest(&b));
+        assert_ne!(digest(&a), digest(&c));
+    }
+
+    #[test]
+    fn durations_read_as_words() {
+        assert_eq!(seconds(Duration::from_secs(600)), "10 minutes");
+        assert_eq!(seconds(Duration::from_secs(90)), "90 seconds");
+    }
+}
