@@ -68,6 +68,12 @@ impl Errors {
         }
     }
 
+    /// Each mistake's message, in order.
+    #[cfg(test)]
+    pub(crate) fn messages(&self) -> Vec<String> {
+        self.errors.iter().map(ToString::to_string).collect()
+    }
+
     pub(crate) fn is_empty(&self) -> bool {
         self.errors.is_empty()
     }

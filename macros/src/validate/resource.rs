@@ -33,15 +33,22 @@ pub(crate) fn resource(
     let variables = address.as_ref().map_or(&[][..], |(_, variables)| variables);
     if let Some(template) = &args.template {
         for variable in variables {
-            if !item.params.iter().any(|param| param.ident == variable) {
-                errors.push(syn::Error::new_spanned(
-                    template,
-                    format!(
-                        "the template's variable `{{{variable}}}` names no parameter of the \
-                         function: add a parameter `{variable}`, or remove the variable"
-                    ),
-                ));
+            if item.params.iter().any(|param| param.ident == variable) {
+                continue;
             }
+            // RFC 6570 allows `a.b` and `%41`, which no parameter can be named.
+            let problem = if syn::parse_str::<syn::Ident>(variable).is_ok() {
+                format!(
+                    "the template's variable `{{{variable}}}` names no parameter of the \
+                     function: add a parameter `{variable}`, or remove the variable"
+                )
+            } else {
+                format!(
+                    "the template's variable `{{{variable}}}` cannot name a parameter of the \
+                     function: name it after one, with letters, digits and `_` only"
+                )
+            };
+            errors.push(syn::Error::new_spanned(template, problem));
         }
     }
     let mime_type = (args.mime_type.as_ref()).and_then(|lit| mime_type(lit, errors));
@@ -121,59 +128,16 @@ fn has_scheme(uri: &str) -> bool {
     }
 }
 
-/// The variables of an RFC 6570 template, of the forms the runtime matches: `{name}` and
-/// `{+name}`.
+/// The variables of an RFC 6570 template, read by the grammar the server matches with.
 fn template_variables(template: &LitStr, errors: &mut Errors) -> Option<Vec<String>> {
     let text = template.value();
-    if !has_scheme(&text) {
-        errors.push(syn::Error::new_spanned(
-            template,
-            format!(
-                "`{text}` is not a URI template: start it with a scheme, as in `notes://{{title}}`"
-            ),
-        ));
-        return None;
-    }
-    let mut variables = Vec::new();
-    let mut rest = text.as_str();
-    while let Some(open) = rest.find('{') {
-        let after = &rest[open + 1..];
-        let Some(close) = after.find('}') else {
-            errors.push(syn::Error::new_spanned(template, "a `{` is never closed"));
-            return None;
-        };
-        let expression = &after[..close];
-        let name = expression.strip_prefix('+').unwrap_or(expression);
-        let valid = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-        if !valid {
-            errors.push(syn::Error::new_spanned(
-                template,
-                format!(
-                    "`{{{expression}}}` is not a variable a resource can bind: write `{{name}}` \
-                     for one path segment or `{{+name}}` for a path that may hold `/`, where \
-                     `name` is a parameter of the function"
-                ),
-            ));
-            return None;
+    match mcp_tool_uri_template::parse(&text) {
+        Ok(parsed) => Some(parsed.variables().map(|v| v.name.to_owned()).collect()),
+        Err(problem) => {
+            errors.push(syn::Error::new_spanned(template, problem));
+            None
         }
-        if variables.iter().any(|known| known == name) {
-            errors.push(syn::Error::new_spanned(
-                template,
-                format!("the variable `{name}` is in the template twice: keep one"),
-            ));
-            return None;
-        }
-        variables.push(name.to_owned());
-        rest = &after[close + 1..];
     }
-    if variables.is_empty() {
-        errors.push(syn::Error::new_spanned(
-            template,
-            "this template has no variable: write `uri = \"...\"` for a resource with one URI",
-        ));
-        return None;
-    }
-    Some(variables)
 }
 
 fn mime_type(lit: &LitStr, errors: &mut Errors) -> Option<String> {
@@ -189,4 +153,43 @@ fn mime_type(lit: &LitStr, errors: &mut Errors) -> Option<String> {
         format!("`{text}` is not a MIME type: write one such as `text/plain` or `image/png`"),
     ));
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use proc_macro2::Span;
+    use syn::LitStr;
+
+    use super::template_variables;
+    use crate::errors::Errors;
+
+    /// The attribute judges each template of the table shared with the grammar and the
+    /// server as the table says: the same templates bound, the same refused.
+    #[test]
+    fn judges_the_shared_table_of_templates() {
+        let table = include_str!("../../../uri-template/tests/cases.txt");
+        let mut cases = 0;
+        for line in table
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+        {
+            let (template, expected) = line.split_once('\t').unwrap();
+            let mut errors = Errors::default();
+            let literal = LitStr::new(template, Span::call_site());
+            let judged = match template_variables(&literal, &mut errors) {
+                Some(variables) => {
+                    assert!(errors.is_empty(), "{template}");
+                    let reserved = |name: &str| template.contains(&format!("{{+{name}}}"));
+                    let names: Vec<String> = (variables.iter())
+                        .map(|v| format!("{}{v}", if reserved(v) { "+" } else { "" }))
+                        .collect();
+                    format!("= {}", names.join(","))
+                }
+                None => format!("! {}", errors.messages().join(" | ")),
+            };
+            assert_eq!(judged, expected, "{template}");
+            cases += 1;
+        }
+        assert!(cases >= 30, "the table holds {cases} cases");
+    }
 }

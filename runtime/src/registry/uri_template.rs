@@ -1,7 +1,9 @@
 //! URI templates (RFC 6570) as resources use them: `{name}` (simple expansion, one path
 //! segment's worth, percent-decoded) and `{+name}` (reserved expansion, which may span
-//! `/`). Matching a URI against a template binds each variable to its text.
+//! `/`). Matching a URI against a template binds each variable to its text. The grammar
+//! is `mcp_tool_uri_template`'s, the one `#[mcp_resource]` checks templates with.
 
+use mcp_tool_uri_template::Part;
 use regex::Regex;
 
 /// A parsed template, ready to match URIs.
@@ -22,44 +24,28 @@ struct Variable {
 }
 
 impl UriTemplate {
-    /// Parses `source`; the message says what is wrong. The attribute checked its
-    /// templates at compile time; a hand-made entry may still be wrong.
+    /// Parses `source` with the grammar the attribute checked it with; the message says
+    /// what is wrong with a hand-made entry's template.
     pub(crate) fn parse(source: &'static str) -> Result<Self, String> {
+        let template = mcp_tool_uri_template::parse(source).map_err(|e| e.to_string())?;
         let mut pattern = String::from("^");
         let mut variables = Vec::new();
-        let mut rest = source;
-        while let Some(open) = rest.find('{') {
-            pattern.push_str(&regex::escape(&rest[..open]));
-            let after = &rest[open + 1..];
-            let close = after
-                .find('}')
-                .ok_or_else(|| format!("`{source}` opens a `{{` that it never closes"))?;
-            let expression = &after[..close];
-            let (reserved, name) = match expression.strip_prefix('+') {
-                Some(name) => (true, name),
-                None => (false, expression),
-            };
-            if name.is_empty()
-                || !name
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
-            {
-                return Err(format!(
-                    "`{{{expression}}}` in `{source}` is not a variable mcp-tool can match: \
-                     write `{{name}}` or `{{+name}}`"
-                ));
+        for part in template.parts() {
+            match part {
+                Part::Literal(text) => pattern.push_str(&regex::escape(text)),
+                Part::Variable(variable) => {
+                    pattern.push_str(if variable.reserved {
+                        "(.*)"
+                    } else {
+                        "([^/?#]*)"
+                    });
+                    variables.push(Variable {
+                        name: variable.name.to_owned(),
+                        reserved: variable.reserved,
+                    });
+                }
             }
-            pattern.push_str(if reserved { "(.*)" } else { "([^/?#]*)" });
-            variables.push(Variable {
-                name: name.to_owned(),
-                reserved,
-            });
-            rest = &after[close + 1..];
         }
-        if rest.contains('}') {
-            return Err(format!("`{source}` closes a `}}` that it never opened"));
-        }
-        pattern.push_str(&regex::escape(rest));
         pattern.push('$');
         let matcher = Regex::new(&pattern).map_err(|e| e.to_string())?;
         Ok(Self {
@@ -144,20 +130,39 @@ mod tests {
         assert_eq!(template.matches("notes://%FF"), None);
     }
 
+    /// The server judges each template of the table shared with the grammar and the
+    /// attribute as the table says: the same templates bound, the same refused.
     #[test]
-    fn refuses_what_it_cannot_match() {
+    fn judges_the_shared_table_of_templates() {
+        let table = include_str!("../../../uri-template/tests/cases.txt");
+        let mut cases = 0;
+        for line in table
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+        {
+            let (template, expected) = line.split_once('\t').unwrap();
+            let source: &'static str = String::leak(template.to_owned());
+            let judged = match UriTemplate::parse(source) {
+                Ok(parsed) => {
+                    let names: Vec<String> = (parsed.variables.iter())
+                        .map(|v| format!("{}{}", if v.reserved { "+" } else { "" }, v.name))
+                        .collect();
+                    format!("= {}", names.join(","))
+                }
+                Err(problem) => format!("! {problem}"),
+            };
+            assert_eq!(judged, expected, "{template}");
+            cases += 1;
+        }
+        assert!(cases >= 30, "the table holds {cases} cases");
+    }
+
+    #[test]
+    fn binds_dotted_and_adjacent_variables() {
+        let template = UriTemplate::parse("q://{a.b}-{c}").unwrap();
         assert_eq!(
-            UriTemplate::parse("q://{?x,y}").unwrap_err(),
-            "`{?x,y}` in `q://{?x,y}` is not a variable mcp-tool can match: write `{name}` or \
-             `{+name}`"
-        );
-        assert_eq!(
-            UriTemplate::parse("q://{x").unwrap_err(),
-            "`q://{x` opens a `{` that it never closes"
-        );
-        assert_eq!(
-            UriTemplate::parse("q://x}").unwrap_err(),
-            "`q://x}` closes a `}` that it never opened"
+            template.matches("q://x-y"),
+            Some(vec![("a.b", "x".to_owned()), ("c", "y".to_owned())])
         );
     }
 }
