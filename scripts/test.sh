@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test of the workspace: formatting, lints, docs, unit, integration, UI and doc
-# tests, packaging, a bounded run of the fuzz targets on stable, the end-to-end tests
+# tests, packaging, the runtime without its default features, a bounded run of the fuzz targets on stable, the end-to-end tests
 # against real MCP clients, among them the README's Getting started built as a fresh crate,
 # and the official MCP conformance suite.
 # scripts/setup.sh first installs what is missing (cargo-nextest, the Python .venv) and
@@ -64,6 +64,9 @@ step doctest "doc tests of the rmcp escape hatch (feature rmcp)" \
     cargo test -p mcp-tool --doc --features rmcp --locked
 
 step check "cargo package: every crate builds from its package" scripts/package-check.sh
+
+step check "no default features: the runtime without http and logging, without tracing-subscriber" \
+    scripts/no-default-features.sh
 
 step pytest "end-to-end: the example server and the README's Getting started, driven by real MCP clients" \
     scripts/e2e.sh

@@ -7,7 +7,11 @@
 //! [`Server::run_stdio`](crate::Server::run_stdio) set this channel up themselves when
 //! the program has installed no `tracing` subscriber of its own, so a server logs its
 //! start and every failed call with no code at all. Call [`init`] to set it up earlier,
-//! or install any subscriber (its writer wrapped by [`masked`]) to choose otherwise:
+//! or install any subscriber (its writer wrapped by [`masked`]) to choose otherwise.
+//! The feature `logging` (on by default) brings this set-up and `tracing-subscriber`
+//! with it; a program with its own subscriber may turn it off
+//! (`default-features = false, features = ["http"]`), and keeps [`masked`] and
+//! [`directives`] for its own subscriber.
 //!
 //! ```no_run
 //! # fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
@@ -18,6 +22,7 @@
 
 use std::io::{self, Write};
 
+#[cfg(feature = "logging")]
 use tracing_subscriber::EnvFilter;
 
 use crate::outcome::masking::mask_credentials;
@@ -38,13 +43,20 @@ const DEFAULT_DIRECTIVES: &str = "info";
 /// # Ok(())
 /// # }
 /// ```
+#[cfg(feature = "logging")]
+#[cfg_attr(docsrs, doc(cfg(feature = "logging")))]
 pub fn init() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let directives = std::env::var("RUST_LOG").unwrap_or_default();
     install(filter(&directives)?)
 }
 
+/// Without the feature `logging`, nothing: records go to the program's own subscriber.
+#[cfg(not(feature = "logging"))]
+pub(crate) fn init_unless_set() {}
+
 /// [`init`], unless the program has installed a subscriber of its own; a `RUST_LOG` that
 /// does not parse is reported once and the default level used.
+#[cfg(feature = "logging")]
 pub(crate) fn init_unless_set() {
     if tracing::dispatcher::has_been_set() {
         return;
@@ -58,6 +70,7 @@ pub(crate) fn init_unless_set() {
     let _ = install(filter);
 }
 
+#[cfg(feature = "logging")]
 fn install(filter: EnvFilter) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     tracing_subscriber::fmt()
         .with_writer(masked(io::stderr))
@@ -88,6 +101,7 @@ pub fn directives(directives: &str) -> String {
 }
 
 /// The filter [`directives`] make.
+#[cfg(feature = "logging")]
 fn filter(directives: &str) -> Result<EnvFilter, tracing_subscriber::filter::ParseError> {
     EnvFilter::try_new(self::directives(directives))
 }
@@ -144,7 +158,7 @@ impl<W: Write> Drop for MaskedRecord<W> {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "logging"))]
 mod tests {
     use tracing::Level;
 

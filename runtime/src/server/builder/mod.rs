@@ -6,7 +6,6 @@ use tokio::sync::Semaphore;
 
 use crate::outcome::error::ServerError;
 use crate::outcome::failure_report::Detail;
-#[cfg(feature = "http")]
 use crate::registry::prompt::{self, PromptEntry};
 use crate::registry::resource::{self, ResourceEntry};
 use crate::registry::runtime_tool::RuntimeTool;
@@ -460,7 +459,8 @@ impl Server {
 
     /// Builds the server and serves it over stdin and stdout until the client leaves,
     /// from a program that runs its own async runtime. Unless the program has set up
-    /// logging, it is set up as [`logging::init`](crate::outcome::logging::init) does it.
+    /// logging, it is set up as `logging::init` does it (with the feature `logging`, on by
+    /// default).
     ///
     /// ```no_run
     /// #[tokio::main]
