@@ -85,3 +85,58 @@ impl Errors {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use darling::FromMeta;
+    use darling::ast::NestedMeta;
+    use proc_macro2::TokenStream;
+    use quote::quote;
+
+    use super::Errors;
+    use crate::parse::{ArgAttr, ToolArgs};
+
+    /// What a user reads for `args`, darling's own messages passed through `with_usage`.
+    fn messages<A: FromMeta + std::fmt::Debug>(args: TokenStream) -> Vec<String> {
+        let items = NestedMeta::parse_meta_list(args).unwrap();
+        let mut errors = Errors::default();
+        errors.push_darling(A::from_list(&items).unwrap_err());
+        errors.messages()
+    }
+
+    #[test]
+    fn darling_names_an_unknown_key_with_a_suggestion() {
+        assert_eq!(
+            messages::<ToolArgs>(quote!(nme = "add")),
+            ["Unknown field: `nme`. Did you mean `name`?"]
+        );
+    }
+
+    #[test]
+    fn a_duplicate_key_is_to_be_set_once() {
+        assert_eq!(
+            messages::<ToolArgs>(quote!(name = "a", name = "b")),
+            ["Duplicate field `name`: set it once"]
+        );
+    }
+
+    #[test]
+    fn a_malformed_value_gets_the_way_its_key_is_written() {
+        assert_eq!(
+            messages::<ToolArgs>(quote!(title = 5)),
+            ["Unexpected type `int` at title; write `title = \"...\"`"]
+        );
+        assert_eq!(
+            messages::<ToolArgs>(quote!(read_only = "yes")),
+            ["Unknown value: `yes` at read_only; write `read_only` or `read_only = false`"]
+        );
+    }
+
+    #[test]
+    fn a_malformed_nested_value_gets_the_way_its_outer_key_is_written() {
+        assert_eq!(
+            messages::<ArgAttr>(quote!(length(min = "a"))),
+            ["Unexpected type `string` at length/min; write `length(min = 1, max = 64)`"]
+        );
+    }
+}

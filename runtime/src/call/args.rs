@@ -8,6 +8,7 @@ use crate::call::constraint::{LengthArg, PatternArg, RangeArg};
 use crate::call::future::CallInput;
 use crate::call::param::{Inject, ParamSpec, ParamType};
 use crate::call::schema;
+use crate::call::serde_message::{self, NamedField};
 use crate::outcome::argument_errors::{ArgumentErrors, Fault};
 use crate::outcome::failure::Failure;
 use crate::outcome::suggest;
@@ -274,25 +275,23 @@ pub(crate) fn decode_fault(
     schema: impl FnOnce(&mut SchemaGenerator) -> Value,
 ) -> Fault {
     let at = join_path(name, path);
-    // serde names fields, never values, in these two messages.
-    if let Some(field) = backticked_after(message, "missing field `") {
-        return Fault::Missing(format!("{at}.{field}"));
+    match serde_message::named_field(message) {
+        Some(NamedField::Missing(field)) => return Fault::Missing(format!("{at}.{field}")),
+        Some(NamedField::Unknown(field)) => {
+            // The path already ends at the unknown key.
+            let name = if at.ends_with(&format!(".{field}")) {
+                at
+            } else {
+                format!("{at}.{field}")
+            };
+            return Fault::Unknown {
+                name,
+                suggestion: None,
+            };
+        }
+        None => {}
     }
-    if let Some(field) = backticked_after(message, "unknown field `") {
-        // The path already ends at the unknown key.
-        let name = if at.ends_with(&format!(".{field}")) {
-            at
-        } else {
-            format!("{at}.{field}")
-        };
-        return Fault::Unknown {
-            name,
-            suggestion: None,
-        };
-    }
-    let fallback = message
-        .rsplit_once(", expected ")
-        .map(|(_, expected)| expected.to_owned());
+    let fallback = serde_message::expected(message).map(str::to_owned);
     invalid_fault(name, Some((path, fallback)), schema)
 }
 
@@ -343,9 +342,4 @@ fn join_path(name: &str, path: &serde_path_to_error::Path) -> String {
         }
     }
     joined
-}
-
-fn backticked_after<'a>(message: &'a str, prefix: &str) -> Option<&'a str> {
-    let rest = message.strip_prefix(prefix)?;
-    rest.split_once('`').map(|(field, _)| field)
 }

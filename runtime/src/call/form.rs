@@ -13,6 +13,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use crate::call::schema;
+use crate::call::serde_message::{self, NamedField};
 use crate::model::ElicitationRequest;
 use crate::outcome::error::ToolError;
 
@@ -130,11 +131,12 @@ pub(crate) fn decode<T: DeserializeOwned>(
     serde_path_to_error::deserialize(&answer).map_err(|error| {
         let path = error.path().to_string();
         let message = error.inner().to_string();
-        if let Some(field) = backticked_after(&message, "missing field `") {
-            return format!("`{field}` is missing");
-        }
-        if let Some(field) = backticked_after(&message, "unknown field `") {
-            return format!("`{field}` is not a field of the form");
+        match serde_message::named_field(&message) {
+            Some(NamedField::Missing(field)) => return format!("`{field}` is missing"),
+            Some(NamedField::Unknown(field)) => {
+                return format!("`{field}` is not a field of the form");
+            }
+            None => {}
         }
         if error.path().iter().next().is_none() {
             return "it is not an object".to_owned();
@@ -151,11 +153,7 @@ pub(crate) fn decode<T: DeserializeOwned>(
             })
             .map(schema::describe)
             .filter(|described| described != "a valid value")
-            .or_else(|| {
-                message
-                    .rsplit_once(", expected ")
-                    .map(|(_, expected)| expected.to_owned())
-            })
+            .or_else(|| serde_message::expected(&message).map(str::to_owned))
             .unwrap_or_else(|| "a valid value".to_owned());
         format!("`{path}`: expected {expected}")
     })
@@ -438,11 +436,4 @@ fn copy_default(
     }
     to.insert("default".into(), default.clone());
     Ok(())
-}
-
-fn backticked_after<'a>(message: &'a str, prefix: &str) -> Option<&'a str> {
-    message
-        .strip_prefix(prefix)?
-        .split_once('`')
-        .map(|(field, _)| field)
 }

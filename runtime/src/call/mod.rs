@@ -20,6 +20,7 @@ pub(crate) mod inject;
 pub(crate) mod param;
 pub(crate) mod rounds;
 pub(crate) mod schema;
+pub(crate) mod serde_message;
 pub(crate) mod session;
 pub(crate) mod state;
 pub(crate) mod text_arguments;
