@@ -91,10 +91,7 @@ mod tests {
         ));
 
         let text = message(json!([1, 2, 3]));
-        assert_eq!(
-            text,
-            "invalid length 3, expected fewer elements in array"
-        );
+        assert_eq!(text, "invalid length 3, expected fewer elements in array");
         assert_eq!(expected(&text), Some("fewer elements in array"));
     }
 
