@@ -61,12 +61,11 @@ impl ServerHandler for ToolServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let arguments = request.arguments.unwrap_or_default();
-        let subject = format!("tools/call {}", request.name);
         let (state, responses) = (request.request_state.as_deref(), request.input_responses);
         let begun = rounds::begin(
             &self.shared,
             &context,
-            subject,
+            ("tools/call", &request.name),
             &arguments,
             state,
             responses,
@@ -126,12 +125,11 @@ impl ServerHandler for ToolServer {
     ) -> Result<GetPromptResponse, ErrorData> {
         let catalog = &self.shared.catalog;
         let arguments = request.arguments.unwrap_or_default();
-        let subject = format!("prompts/get {}", request.name);
         let (state, responses) = (request.request_state.as_deref(), request.input_responses);
         let begun = rounds::begin(
             &self.shared,
             &context,
-            subject,
+            ("prompts/get", &request.name),
             &arguments,
             state,
             responses,
@@ -187,10 +185,16 @@ impl ServerHandler for ToolServer {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let subject = format!("resources/read {}", request.uri);
         let (state, responses) = (request.request_state.as_deref(), request.input_responses);
         let none = serde_json::Map::new();
-        let begun = rounds::begin(&self.shared, &context, subject, &none, state, responses)?;
+        let begun = rounds::begin(
+            &self.shared,
+            &context,
+            ("resources/read", &request.uri),
+            &none,
+            state,
+            responses,
+        )?;
         let in_rounds = begun.as_ref().map(|begun| begun.request(&context));
         let via: &dyn Request = match &in_rounds {
             Some(in_rounds) => in_rounds,

@@ -27,11 +27,21 @@ use crate::protocol::session::PeerSession;
 use crate::server::settings::Rounds;
 use crate::server::tool_server::Shared;
 
+/// The `_meta` key of a request's protocol version, from 2026-07-28 on.
+const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
+
 /// Whether the request's protocol asks the client in rounds (2026-07-28 on).
+///
+/// Read from the request's own `_meta`, without decoding and cloning the version: every
+/// call asks this. rmcp refuses a request of the per-request lifecycle that does not
+/// carry its version there, so a request without one belongs to a session that began
+/// with `initialize`, where the server can send the client requests of its own.
 fn in_rounds(context: &RequestContext<RoleServer>) -> bool {
-    context
-        .protocol_version()
-        .is_some_and(|version| !version.has_initialize())
+    let rounds_from = sdk::ProtocolVersion::NO_INITIALIZE;
+    matches!(
+        context.meta.0.0.get(PROTOCOL_VERSION_KEY),
+        Some(Value::String(version)) if version.as_str() >= rounds_from.as_str()
+    )
 }
 
 /// What a `requestState` holds: what it was issued for, and what the round carries.
@@ -106,7 +116,7 @@ impl Drop for Begun {
 pub(crate) fn begin(
     shared: &Shared,
     context: &RequestContext<RoleServer>,
-    subject: String,
+    (method, name): (&str, &str),
     arguments: &Map<String, Value>,
     state: Option<&str>,
     responses: Option<InputResponses>,
@@ -114,6 +124,7 @@ pub(crate) fn begin(
     if !in_rounds(context) {
         return Ok(None);
     }
+    let subject = format!("{method} {name}");
     let arguments = arguments_digest(arguments);
     let carried = match state {
         None => Carried::default(),
