@@ -12,6 +12,8 @@ const USAGE: &[(&str, &str)] = &[
     ("idempotent", "idempotent` or `idempotent = false"),
     ("open_world", "open_world` or `open_world = false"),
     ("timeout", "timeout = \"30s\""),
+    ("task", "task = \"optional\"` or `task = \"required\""),
+    ("task_begins", "task_begins = \"in_body\""),
     ("schema", "schema = \"2020-12\""),
     ("tags", "tags = [\"search\", \"files\"]"),
     ("icons", "icons = [\"https://example.com/icon.png\"]"),

@@ -7,7 +7,7 @@ use quote::{quote, quote_spanned};
 use syn::Ident;
 use syn::spanned::Spanned as _;
 
-use crate::model::{DefaultValue, Number, Param, Read, SchemaDialect, Tool};
+use crate::model::{DefaultValue, Number, Param, Read, SchemaDialect, TaskSupport, Tool};
 
 use self::item::item;
 use self::names::Names;
@@ -410,6 +410,12 @@ fn registration(tool: &Tool, names: &Names) -> TokenStream {
         SchemaDialect::Portable => quote!(#p::SchemaDialect::Portable),
         SchemaDialect::Draft2020_12 => quote!(#p::SchemaDialect::Draft2020_12),
     };
+    let task = match tool.task {
+        TaskSupport::Forbidden => quote!(#p::TaskSupport::Forbidden),
+        TaskSupport::Optional => quote!(#p::TaskSupport::Optional),
+        TaskSupport::Required => quote!(#p::TaskSupport::Required),
+    };
+    let task_in_body = tool.task_in_body;
     let (tags, icons) = (&tool.metadata.tags, &tool.metadata.icons);
     let meta = option_str(tool.metadata.meta.as_deref());
     let here = names.function.span();
@@ -428,6 +434,8 @@ fn registration(tool: &Tool, names: &Names) -> TokenStream {
                 open_world: #open_world,
                 timeout_ms: #timeout_ms,
                 schema: #schema,
+                task: #task,
+                task_in_body: #task_in_body,
                 tags: &[#(#tags),*],
                 icons: &[#(#icons),*],
                 meta: #meta,

@@ -17,6 +17,11 @@ pub(crate) struct Tool {
     pub(crate) timeout_ms: Option<u64>,
     /// `schema = "..."`: how the tool's schemas are written.
     pub(crate) schema: SchemaDialect,
+    /// `task = "..."`: whether a call may run as a task.
+    pub(crate) task: TaskSupport,
+    /// `task_begins = "in_body"`: the task begins where the body calls
+    /// `ctx.begin_task()`, not with the call.
+    pub(crate) task_in_body: bool,
     pub(crate) metadata: Metadata,
     /// How generated code names the runtime: `::mcp_tool`, or `crate = "..."`.
     pub(crate) krate: syn::Path,
@@ -178,4 +183,15 @@ impl Number {
             Number::Float(f) => f,
         }
     }
+}
+
+/// `task = "..."` on a tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TaskSupport {
+    /// No `task` key: every call runs within its request.
+    Forbidden,
+    /// `task = "optional"`.
+    Optional,
+    /// `task = "required"`.
+    Required,
 }

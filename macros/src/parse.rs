@@ -24,6 +24,10 @@ pub(crate) struct ToolArgs {
     pub(crate) idempotent: Option<bool>,
     pub(crate) open_world: Option<bool>,
     pub(crate) timeout: Option<LitStr>,
+    /// `task = "optional"` or `"required"`: a call may run, or always runs, as a task.
+    pub(crate) task: Option<LitStr>,
+    /// `task_begins = "in_body"`: the call becomes a task where the body says.
+    pub(crate) task_begins: Option<LitStr>,
     pub(crate) schema: Option<LitStr>,
     pub(crate) tags: Option<Vec<LitStr>>,
     pub(crate) icons: Option<Vec<LitStr>>,
@@ -127,6 +131,8 @@ impl ToolArgs {
             idempotent: self.idempotent.or(other.idempotent),
             open_world: self.open_world.or(other.open_world),
             timeout: self.timeout.or(other.timeout),
+            task: self.task.or(other.task),
+            task_begins: self.task_begins.or(other.task_begins),
             schema: self.schema.or(other.schema),
             tags: self.tags.or(other.tags),
             icons: self.icons.or(other.icons),

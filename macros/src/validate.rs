@@ -12,7 +12,7 @@ use syn::spanned::Spanned as _;
 use syn::{FnArg, LitStr, ReturnType, Signature, Type};
 
 use crate::errors::Errors;
-use crate::model::{Annotations, Item, Output, Param, SchemaDialect, Tool};
+use crate::model::{Annotations, Item, Output, Param, SchemaDialect, TaskSupport, Tool};
 use crate::parse;
 
 use self::duration::duration_ms;
@@ -61,6 +61,8 @@ pub(crate) fn tool(parsed: &parse::Tool, errors: &mut Errors) -> Option<Tool> {
     let schema = (parsed.args.schema.as_ref())
         .map_or(SchemaDialect::Portable, |s| schema_dialect(s, errors));
     let args = &parsed.args;
+    let task = (args.task.as_ref()).map_or(TaskSupport::Forbidden, |t| task(t, errors));
+    let task_in_body = (args.task_begins.as_ref()).is_some_and(|t| task_begins(t, task, errors));
     let metadata = metadata::metadata(
         args.tags.as_deref(),
         args.icons.as_deref(),
@@ -93,6 +95,8 @@ pub(crate) fn tool(parsed: &parse::Tool, errors: &mut Errors) -> Option<Tool> {
         },
         timeout_ms,
         schema,
+        task,
+        task_in_body,
         metadata,
         krate: args
             .krate
@@ -460,6 +464,50 @@ fn is_snake_case(name: &str) -> bool {
             .chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
         && name.to_snake_case() == name
+}
+
+/// `task = "..."`: `optional` or `required`.
+fn task(lit: &LitStr, errors: &mut Errors) -> TaskSupport {
+    match lit.value().as_str() {
+        "optional" => TaskSupport::Optional,
+        "required" => TaskSupport::Required,
+        other => {
+            errors.push(syn::Error::new_spanned(
+                lit,
+                format!(
+                    "unknown task support `{other}`: write `task = \"optional\"` (a client \
+                     that declares the tasks extension may run the call as a task) or \
+                     `task = \"required\"` (every call runs as a task), or leave `task` out"
+                ),
+            ));
+            TaskSupport::Forbidden
+        }
+    }
+}
+
+/// `task_begins = "..."`: `in_body`, on a tool that allows tasks.
+fn task_begins(lit: &LitStr, task: TaskSupport, errors: &mut Errors) -> bool {
+    if lit.value() != "in_body" {
+        errors.push(syn::Error::new_spanned(
+            lit,
+            format!(
+                "unknown `task_begins = \"{}\"`: write `task_begins = \"in_body\"` (the call \
+                 runs within its request until the body calls `ctx.begin_task()`), or leave \
+                 it out (the task begins with the call)",
+                lit.value()
+            ),
+        ));
+        return false;
+    }
+    if task == TaskSupport::Forbidden {
+        errors.push(syn::Error::new_spanned(
+            lit,
+            "`task_begins` needs `task = \"optional\"` or `task = \"required\"`: a tool \
+             without tasks has no task to begin",
+        ));
+        return false;
+    }
+    true
 }
 
 /// `timeout = "..."` in milliseconds; `None` after an error on the string.

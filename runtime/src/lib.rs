@@ -168,7 +168,8 @@ pub use crate::outcome::output::{IntoContent, Structured, ToolOutput};
 pub use crate::protocol::http::{HttpBody, HttpService};
 pub use crate::registry::prompt::{IntoPrompt, PromptEntry, registered_prompts};
 pub use crate::registry::resource::{IntoResource, ResourceEntry, registered_resources};
-pub use crate::registry::runtime_tool::{RuntimeHandler, RuntimeTool};
+pub use crate::registry::runtime_handler::RuntimeHandler;
+pub use crate::registry::runtime_tool::RuntimeTool;
 pub use crate::registry::tool::{ToolEntry, registered};
 pub use crate::server::builder::Server;
 pub use crate::server::tool_list::ToolList;
@@ -245,6 +246,7 @@ pub mod __private {
         param_type, schema_for,
     };
     pub use crate::call::schema::SchemaDialect;
+    pub use crate::model::TaskSupport;
     pub use crate::outcome::failure::Failure;
     pub use crate::outcome::output::{
         ContentKind, ContentResultKind, ContentValueKind, DisplayErrorKind, ErrorResultKind,

@@ -96,10 +96,10 @@ fn present<'a>(client: Option<Client<'a>>, what: &str) -> Result<Client<'a>, Too
 }
 
 /// Whether the client's protocol lets a server send it a request during a call, or the
-/// call asks it in rounds (2026-07-28). Checked after the capability, which protocol
+/// call asks it in rounds (2026-07-28) or through its task. Checked after the capability, which protocol
 /// 2026-07-28 asks to be reported first.
 fn allowed(client: &Client<'_>, what: &str) -> Result<(), ToolError> {
-    if client.session.round().is_some() {
+    if client.session.round().is_some() || client.session.runs_as_task() {
         return Ok(());
     }
     let version = client

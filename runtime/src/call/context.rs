@@ -6,7 +6,6 @@ use std::fmt;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use schemars::JsonSchema;
-use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
@@ -21,6 +20,8 @@ use crate::model::{
 use crate::outcome::error::ToolError;
 use crate::outcome::log_filter::LogFilter;
 use crate::outcome::masking;
+
+mod later;
 
 /// What a tool may do during a call besides returning: report progress, send log
 /// messages to the client, notice that the client cancelled the call, see who called,
@@ -464,67 +465,6 @@ impl Context {
     /// ```
     pub fn roots(&self) -> impl Future<Output = Result<Vec<Root>, ToolError>> + Send + '_ {
         client_request::roots(self.session_client())
-    }
-
-    /// The state this tool [carried](Self::carry) from the last round of the call, on
-    /// protocol 2026-07-28, where a tool that asks the client something runs again from
-    /// the start once the client answers; `None` in the first round, on earlier
-    /// protocols (where a call has one round), and when the state no longer decodes as
-    /// `T`.
-    ///
-    /// ```standalone_crate
-    /// use mcp_tool::model::Elicitation;
-    /// use mcp_tool::{Context, ToolError, mcp_tool};
-    ///
-    /// #[derive(serde::Serialize, serde::Deserialize)]
-    /// struct Plan { files: Vec<String> }
-    ///
-    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
-    /// struct Confirm { ok: bool }
-    ///
-    /// /// Deletes the temporary files, once the user confirms.
-    /// #[mcp_tool(destructive)]
-    /// async fn clean(ctx: Context) -> Result<String, ToolError> {
-    ///     // The expensive part runs once: later rounds read the plan back.
-    ///     let plan = match ctx.carried::<Plan>() {
-    ///         Some(plan) => plan,
-    ///         None => {
-    ///             let plan = Plan { files: vec!["a.tmp".into(), "b.tmp".into()] };
-    ///             ctx.carry(&plan)?;
-    ///             plan
-    ///         }
-    ///     };
-    ///     let question = format!("Delete {} files?", plan.files.len());
-    ///     match ctx.elicit::<Confirm>(question).await? {
-    ///         Elicitation::Accepted(Confirm { ok: true }) => Ok(format!("deleted {:?}", plan.files)),
-    ///         _ => Ok("nothing deleted".into()),
-    ///     }
-    /// }
-    /// # fn main() {}
-    /// ```
-    pub fn carried<T: DeserializeOwned>(&self) -> Option<T> {
-        let state = self.round()?.state()?;
-        serde_json::from_value(state).ok()
-    }
-
-    /// Keeps `state` for the next round of the call (protocol 2026-07-28): the client
-    /// sends it back, sealed by the server so that it cannot be changed, and
-    /// [`carried`](Self::carried) returns it. Keep it small (it travels with every
-    /// round) and free of secrets (it is signed, not encrypted). Does nothing on earlier
-    /// protocols, where the call runs once. Fails when `state` does not serialize.
-    pub fn carry<T: Serialize>(&self, state: &T) -> Result<(), ToolError> {
-        let Some(round) = self.round() else {
-            return Ok(());
-        };
-        let value = serde_json::to_value(state).map_err(|error| {
-            ToolError::new(format!("the state to carry does not serialize: {error}"))
-        })?;
-        round.carry(value);
-        Ok(())
-    }
-
-    fn round(&self) -> Option<&crate::call::rounds::Round> {
-        self.inner.session.as_ref()?.session.round()
     }
 
     /// The client the call's requests go to, when the call came through a session.

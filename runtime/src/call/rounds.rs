@@ -46,7 +46,7 @@ impl Question {
     }
 
     /// The key the tool gave the question, if it gave one.
-    fn given_key(&self) -> Option<&str> {
+    pub(crate) fn given_key(&self) -> Option<&str> {
         match self {
             Self::Elicitation(request) => request.key.as_deref(),
             Self::Sampling(request) => request.key.as_deref(),

@@ -37,6 +37,12 @@ pub(crate) trait Request: Sync + std::fmt::Debug {
     fn round(&self) -> Option<&Round> {
         None
     }
+
+    /// Whether the call runs as a task, where a panic fails the task (a protocol
+    /// error) rather than answering a result with `isError`.
+    fn runs_as_task(&self) -> bool {
+        false
+    }
 }
 
 /// What a call's `Context` can reach of the session it came through, for as long as it
@@ -88,6 +94,17 @@ pub(crate) trait Session: Send + Sync {
     /// The call's round, as [`Request::round`].
     fn round(&self) -> Option<&Round> {
         None
+    }
+
+    /// Whether the call runs as a task, whose questions wait for `tasks/update`.
+    fn runs_as_task(&self) -> bool {
+        false
+    }
+
+    /// Goes on as a task from here ([`Context::begin_task`](crate::Context::begin_task));
+    /// nothing for a call that is no task's.
+    fn begin_task(&self) -> Pending<'_, Result<(), String>> {
+        Box::pin(std::future::ready(Ok(())))
     }
 }
 

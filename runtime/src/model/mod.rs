@@ -48,5 +48,5 @@ pub use prompt::{PromptArgument, PromptInfo, PromptMessage, PromptResult};
 pub use resource_info::{Completion, ResourceInfo, ResourceTemplateInfo};
 pub use root::Root;
 pub use sampling::{ModelPreferences, SamplingMessage, SamplingRequest, SamplingResponse};
-pub use tool_info::{Icon, ToolAnnotations, ToolInfo};
+pub use tool_info::{Icon, TaskSupport, ToolAnnotations, ToolInfo};
 pub use tool_result::ToolResult;

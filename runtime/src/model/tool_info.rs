@@ -140,3 +140,39 @@ pub struct ToolAnnotations {
     #[serde(rename = "openWorldHint", skip_serializing_if = "Option::is_none")]
     pub open_world: Option<bool>,
 }
+
+/// Whether a call of a tool may run as a task, with the tasks extension
+/// (`io.modelcontextprotocol/tasks`): the client gets a task id at once, polls the task
+/// with `tasks/get`, answers its questions with `tasks/update` and may cancel it with
+/// `tasks/cancel`, while the tool's body runs on, unchanged.
+///
+/// Set with `#[mcp_tool(task = "optional")]` or `task = "required"`, or
+/// [`RuntimeTool::task`](crate::RuntimeTool::task).
+///
+/// ```
+/// use mcp_tool::model::TaskSupport;
+///
+/// assert_eq!(TaskSupport::default(), TaskSupport::Forbidden);
+/// assert!(TaskSupport::Required.allows_tasks());
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum TaskSupport {
+    /// Every call runs within its request (the default).
+    #[default]
+    Forbidden,
+    /// A call from a client that declares the tasks extension runs as a task; other
+    /// calls run within their request.
+    Optional,
+    /// Every call runs as a task: a client that does not declare the tasks extension
+    /// is refused with the protocol's missing-capability error (-32021).
+    Required,
+}
+
+impl TaskSupport {
+    /// Whether a call may run as a task.
+    #[must_use]
+    pub fn allows_tasks(self) -> bool {
+        !matches!(self, Self::Forbidden)
+    }
+}

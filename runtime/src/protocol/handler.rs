@@ -13,6 +13,7 @@ use rmcp::model::{
     Reference, ServerConfig, SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter,
     Tool, UnsubscribeRequestParams,
 };
+use rmcp::model::{CancelTaskParams, GetTaskParams, GetTaskResult, UpdateTaskParams};
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{RoleServer, ServerHandler};
 
@@ -21,15 +22,18 @@ use crate::protocol::bridge;
 use crate::protocol::listeners::{PeerListener, StreamListener};
 use crate::protocol::listings;
 use crate::protocol::rounds;
+use crate::protocol::rounds::Begun;
+use crate::protocol::tasks;
 use crate::protocol::wire;
 use crate::server::catalog;
-use crate::server::tool_server::{Refusal, ToolServer};
+use crate::server::tool_server::{Answer, Refusal, ToolServer};
 
 impl ServerHandler for ToolServer {
     fn get_info(&self) -> ServerConfig {
         let shared = &self.shared;
-        let info =
-            (shared.info).get_or_init(|| listings::server_config(&shared.about, &shared.catalog));
+        let info = (shared.info).get_or_init(|| {
+            listings::server_config(&shared.about, &shared.catalog, shared.tasks.is_some())
+        });
         ServerConfig::clone(&info)
     }
 
@@ -57,9 +61,14 @@ impl ServerHandler for ToolServer {
 
     async fn call_tool(
         &self,
-        request: CallToolRequestParams,
+        mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        if let Some(tasks) = &self.shared.tasks
+            && let Some(response) = tasks::call(self, tasks, &mut request, &context).await
+        {
+            return response;
+        }
         let arguments = request.arguments.unwrap_or_default();
         let (state, responses) = (request.request_state.as_deref(), request.input_responses);
         let begun = rounds::begin(
@@ -75,21 +84,32 @@ impl ServerHandler for ToolServer {
             Some(in_rounds) => in_rounds,
             None => &context,
         };
-        match self.run_tool(&request.name, arguments, Some(via)).await {
-            Ok(answer) => Ok(bridge::call_result(answer).into()),
-            Err(Refusal::InputRequired) => match &begun {
-                Some(begun) => Ok(begun.input_required(&self.shared)?.into()),
-                None => Err(ErrorData::internal_error(
-                    "the call asked outside rounds",
-                    None,
-                )),
-            },
-            Err(Refusal::Call(error)) => Err(bridge::error_data(error)),
-            Err(Refusal::Cancelled) => Err(cancelled(&request.name, &context)),
-            Err(Refusal::MissingCapability(capability)) => {
-                Err(bridge::missing_capability(&request.name, capability))
-            }
-        }
+        let outcome = self.run_tool(&request.name, arguments, Some(via)).await;
+        respond(self, outcome, begun.as_ref(), &request.name, &context)
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        tasks::get(self.tasks()?, request).await
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        tasks::update(self.tasks()?, request).await
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        tasks::cancel(self.tasks()?, request).await
     }
 
     // A request rmcp did not recognise: a known method whose `params` it could not
@@ -289,7 +309,43 @@ fn one_page(request: Option<&PaginatedRequestParams>) -> Result<(), ErrorData> {
 /// A call the client cancelled: its tool's future was dropped; rmcp sends no reply to a
 /// cancelled request, as the specification asks, so this error goes nowhere.
 #[cold]
-fn cancelled(tool: &str, context: &RequestContext<RoleServer>) -> ErrorData {
+pub(crate) fn cancelled(tool: &str, context: &RequestContext<RoleServer>) -> ErrorData {
     tracing::info!(tool, request = %context.id, "the client cancelled the call; no reply is sent");
     ErrorData::new(ErrorCode(-32800), "the request was cancelled", None)
+}
+
+impl ToolServer {
+    /// The server's tasks; rmcp asks only a server that declares the extension.
+    fn tasks(&self) -> Result<&crate::server::tasks::Tasks, ErrorData> {
+        (self.shared.tasks.as_deref())
+            .ok_or_else(|| ErrorData::internal_error("this server serves no tasks", None))
+    }
+}
+
+/// The answer to a call of `tool` that ended with `outcome`: its result, the questions
+/// of its round, or the error it was refused with.
+pub(crate) fn respond(
+    server: &ToolServer,
+    outcome: Result<Answer, Refusal>,
+    begun: Option<&Begun>,
+    tool: &str,
+    context: &RequestContext<RoleServer>,
+) -> Result<CallToolResponse, ErrorData> {
+    match outcome {
+        Ok(answer) => Ok(bridge::call_result(answer).into()),
+        Err(Refusal::InputRequired) => match begun {
+            Some(begun) => Ok(begun.input_required(&server.shared)?.into()),
+            None => Err(ErrorData::internal_error(
+                "the call asked outside rounds",
+                None,
+            )),
+        },
+        Err(Refusal::Call(error)) => Err(bridge::error_data(error)),
+        Err(Refusal::Cancelled) => Err(cancelled(tool, context)),
+        Err(Refusal::MissingCapability(capability)) => {
+            Err(bridge::missing_capability(tool, capability))
+        }
+        // Only a task's call is refused so.
+        Err(Refusal::Crashed(message)) => Err(ErrorData::internal_error(message, None)),
+    }
 }

@@ -63,7 +63,7 @@ fn extras(icons: &'static [&'static str], meta: Option<&'static str>) -> Extras 
 
 /// What the server says of itself when a session begins: its name, version and
 /// instructions, and the capabilities of what it has (no `prompts` without prompts).
-pub(crate) fn server_config(about: &About, catalog: &Catalog) -> sdk::ServerConfig {
+pub(crate) fn server_config(about: &About, catalog: &Catalog, tasks: bool) -> sdk::ServerConfig {
     // Logging is deprecated by SEP-2577 (protocol 2026-07-28); earlier clients use it.
     #[allow(deprecated)]
     let mut capabilities = sdk::ServerCapabilities::builder()
@@ -81,6 +81,12 @@ pub(crate) fn server_config(about: &About, catalog: &Catalog) -> sdk::ServerConf
     }
     if catalog.completes() {
         capabilities.completions = Some(Default::default());
+    }
+    if tasks {
+        capabilities
+            .extensions
+            .get_or_insert_with(Default::default)
+            .insert(sdk::TASKS_EXTENSION_ID.to_owned(), Default::default());
     }
     let implementation = sdk::Implementation::new(about.name.clone(), about.version.clone());
     let mut info = sdk::ServerConfig::new(capabilities).with_server_info(implementation);

@@ -17,4 +17,5 @@ pub(crate) mod listings;
 pub(crate) mod rounds;
 pub(crate) mod session;
 pub(crate) mod stdio;
+pub(crate) mod tasks;
 pub(crate) mod wire;

@@ -188,6 +188,11 @@ fn open(
 }
 
 impl Begun {
+    /// The round, shared.
+    pub(crate) fn round(&self) -> Arc<Round> {
+        Arc::clone(&self.round)
+    }
+
     /// The request as the call sees it: rmcp's, with this round.
     pub(crate) fn request<'a>(&self, context: &'a RequestContext<RoleServer>) -> InRounds<'a> {
         InRounds {
@@ -290,10 +295,26 @@ pub(crate) async fn elicit(
     round: &Round,
     request: crate::model::ElicitationRequest,
 ) -> Result<Elicitation<Value>, String> {
-    let answer = answer(round, Question::Elicitation(request)).await?;
+    elicitation_of(answer(round, Question::Elicitation(request)).await?)
+}
+
+/// The client's answer to an elicitation, in our terms.
+pub(crate) fn elicitation_of(answer: Value) -> Result<Elicitation<Value>, String> {
     let result: sdk::ElicitResult = decode(answer, "an elicitation")?;
     bridge::elicitation(sdk::ClientResult::ElicitResult(result))
         .ok_or_else(|| "the client's answer is not an elicitation result".to_owned())
+}
+
+/// The client's answer to a sampling request, in our terms.
+pub(crate) fn sampling_of(answer: Value) -> Result<SamplingResponse, String> {
+    bridge::sampling_response(decode(answer, "a sampling")?)
+}
+
+/// The client's answer to a roots request, in our terms.
+#[allow(deprecated)] // SEP-2577 deprecates roots; the input requests still carry them.
+pub(crate) fn roots_answer(answer: Value) -> Result<Vec<Root>, String> {
+    let result: sdk::ListRootsResult = decode(answer, "a roots")?;
+    Ok(roots_of(result))
 }
 
 /// Asks the client's model, in rounds.
@@ -301,16 +322,12 @@ pub(crate) async fn sample(
     round: &Round,
     request: crate::model::SamplingRequest,
 ) -> Result<SamplingResponse, String> {
-    let answer = answer(round, Question::Sampling(request)).await?;
-    bridge::sampling_response(decode(answer, "a sampling")?)
+    sampling_of(answer(round, Question::Sampling(request)).await?)
 }
 
 /// Asks the client for its roots, in rounds.
-#[allow(deprecated)] // SEP-2577 deprecates roots; the input-required rounds still carry them.
 pub(crate) async fn roots(round: &Round) -> Result<Vec<Root>, String> {
-    let answer = answer(round, Question::Roots).await?;
-    let result: sdk::ListRootsResult = decode(answer, "a roots")?;
-    Ok(roots_of(result))
+    roots_answer(answer(round, Question::Roots).await?)
 }
 
 /// rmcp's roots, in our terms.
@@ -328,7 +345,7 @@ pub(crate) fn roots_of(result: sdk::ListRootsResult) -> Vec<Root> {
 
 /// A question as an input request on the wire.
 #[allow(deprecated)] // SEP-2577 deprecates sampling and roots; the rounds still carry them.
-fn input_request(question: &Question) -> Result<InputRequest, String> {
+pub(crate) fn input_request(question: &Question) -> Result<InputRequest, String> {
     Ok(match question {
         Question::Elicitation(request) => match bridge::elicit_request(request.clone())? {
             sdk::ServerRequest::ElicitRequest(request) => InputRequest::Elicitation(request),

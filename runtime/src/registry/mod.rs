@@ -9,6 +9,7 @@
 pub(crate) mod completion;
 pub(crate) mod prompt;
 pub(crate) mod resource;
+pub(crate) mod runtime_handler;
 pub(crate) mod runtime_tool;
 pub(crate) mod tool;
 pub(crate) mod uri_template;

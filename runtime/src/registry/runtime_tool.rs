@@ -4,7 +4,6 @@
 
 use std::collections::HashSet;
 use std::fmt;
-use std::future::Future;
 use std::panic::Location;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
@@ -13,80 +12,14 @@ use schemars::JsonSchema;
 use serde_json::{Map, Value};
 
 use crate::call::arguments::{Arguments, CallArguments};
-use crate::call::context::Context;
-use crate::call::future::{CallInput, Outcome, ToolFuture, async_reply};
+use crate::call::future::{CallInput, ToolFuture};
 use crate::call::schema;
-use crate::model::{ToolAnnotations, ToolInfo};
-use crate::outcome::error::{ServerError, ToolError};
-use crate::outcome::failure::Failure;
-use crate::outcome::output::IntoContent;
+use crate::model::{TaskSupport, ToolAnnotations, ToolInfo};
+use crate::outcome::error::ServerError;
+use crate::registry::runtime_handler::{Handler, RuntimeHandler};
 
 /// The longest tool name the MCP specification allows.
 const MAX_NAME_LEN: usize = 128;
-
-/// A handler as a call runs it: the user's function, its future and the conversion of
-/// its reply, all in the one box a call's future takes; given what a [`Context`] is made
-/// from, so that a handler that takes none pays for none.
-type Handler = Arc<dyn Fn(Arguments, &CallInput<'_>) -> ToolFuture + Send + Sync>;
-
-/// What [`RuntimeTool::handler`] takes: an async function of the call's [`Arguments`]
-/// (`Fn(Arguments) -> impl Future`), or of its `Arguments` and its [`Context`]
-/// (`Fn(Arguments, Context) -> impl Future`), whose future returns content or a
-/// [`ToolError`]. As with `#[mcp_tool]`, a handler that takes no `Context` pays nothing
-/// for one.
-///
-/// `T` tells the two apart (`(Arguments,)` or `(Arguments, Context)`): write the closure's
-/// parameter types, `|args: Arguments| ...` or `|args: Arguments, ctx: Context| ...`.
-pub trait RuntimeHandler<T>: sealed::Sealed<T> + Send + Sync + 'static {
-    #[doc(hidden)]
-    fn into_handler(self) -> Handler;
-}
-
-mod sealed {
-    /// Only the two shapes of [`RuntimeHandler`](super::RuntimeHandler) are handlers.
-    pub trait Sealed<T> {}
-}
-
-impl<F, Fut> sealed::Sealed<(Arguments,)> for F where F: Fn(Arguments) -> Fut {}
-
-impl<F, Fut> sealed::Sealed<(Arguments, Context)> for F where F: Fn(Arguments, Context) -> Fut {}
-
-impl<F, Fut, R> RuntimeHandler<(Arguments,)> for F
-where
-    F: Fn(Arguments) -> Fut + Send + Sync + 'static,
-    Fut: Future<Output = Result<R, ToolError>> + Send + 'static,
-    R: IntoContent + 'static,
-{
-    fn into_handler(self) -> Handler {
-        Arc::new(move |args: Arguments, _: &CallInput<'_>| run(args, &self))
-    }
-}
-
-impl<F, Fut, R> RuntimeHandler<(Arguments, Context)> for F
-where
-    F: Fn(Arguments, Context) -> Fut + Send + Sync + 'static,
-    Fut: Future<Output = Result<R, ToolError>> + Send + 'static,
-    R: IntoContent + 'static,
-{
-    fn into_handler(self) -> Handler {
-        Arc::new(move |args: Arguments, input: &CallInput<'_>| {
-            let ctx = Context::new(input.tool, input.request, input.log_filter);
-            run(args, |args| self(args, ctx))
-        })
-    }
-}
-
-/// Starts the handler's future on `args`, its panics caught, its reply and the faults its
-/// arguments leave unreported turned into the call's outcome.
-fn run<Fut, R>(args: Arguments, handler: impl FnOnce(Arguments) -> Fut) -> ToolFuture
-where
-    Fut: Future<Output = Result<R, ToolError>> + Send + 'static,
-    R: IntoContent + 'static,
-{
-    let call = args.call();
-    let reply = handler(args);
-    async_reply(outcome::<R>, async move { (reply.await, call) })
-}
 
 /// A tool defined at run time, from a configuration file, a database table or an API
 /// description, rather than with `#[mcp_tool]`: give it to
@@ -95,7 +28,7 @@ where
 ///
 /// Its handler is an async function of the call's [`Arguments`] (read by name, with every
 /// fault reported at once as an attribute tool's are) and, if it asks for one, its
-/// [`Context`] (see [`RuntimeHandler`]); it returns
+/// [`Context`](crate::Context) (see [`RuntimeHandler`]); it returns
 /// content, as an attribute tool may: a `String`, `()`, a
 /// [`Content`](crate::model::Content) block, a `Vec` of them, a
 /// [`Structured`](crate::Structured) value (structured output with its JSON as text,
@@ -133,6 +66,8 @@ pub struct RuntimeTool {
     annotations: ToolAnnotations,
     tags: Vec<String>,
     timeout: Option<Duration>,
+    task: TaskSupport,
+    task_in_body: bool,
     handler: Option<Handler>,
     location: &'static Location<'static>,
     /// Where the tool comes from, in place of `location`.
@@ -158,6 +93,8 @@ impl RuntimeTool {
             annotations: ToolAnnotations::default(),
             tags: Vec::new(),
             timeout: None,
+            task: TaskSupport::Forbidden,
+            task_in_body: false,
             handler: None,
             location: Location::caller(),
             origin: None,
@@ -167,6 +104,11 @@ impl RuntimeTool {
     /// The tool's name.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// Whether a call may run as a task.
+    pub(crate) fn task_support(&self) -> TaskSupport {
+        self.task
     }
 
     /// Where the tool was made, as `file:line` (of the call of [`new`](Self::new), or of
@@ -287,9 +229,40 @@ impl RuntimeTool {
         self
     }
 
+    /// Whether a call may run as a task (the tasks extension): as
+    /// `#[mcp_tool(task = "...")]` says for an attribute tool. A task runs the same
+    /// handler; its progress becomes the task's status message, its questions the task's
+    /// input requests.
+    ///
+    /// ```
+    /// use mcp_tool::model::TaskSupport;
+    /// use mcp_tool::{Arguments, RuntimeTool, ToolError};
+    ///
+    /// let report = RuntimeTool::new("build_report", "Builds the quarterly report.")
+    ///     .task(TaskSupport::Optional)
+    ///     .handler(|args: Arguments| async move {
+    ///         args.finish()?;
+    ///         Ok::<_, ToolError>("report ready")
+    ///     });
+    /// # let _ = report;
+    /// ```
+    pub fn task(mut self, support: TaskSupport) -> Self {
+        self.task = support;
+        self
+    }
+
+    /// The call's task begins where the handler calls
+    /// [`Context::begin_task`](crate::Context::begin_task), not with the call, as
+    /// `#[mcp_tool(task_begins = "in_body")]` says for an attribute tool: until then
+    /// the call runs within its request. Only for a tool that allows tasks.
+    pub fn task_begins_in_body(mut self) -> Self {
+        self.task_in_body = true;
+        self
+    }
+
     /// What a call runs: an async function of the call's [`Arguments`], and of its
-    /// [`Context`] if it wants one (see [`RuntimeHandler`]), that returns content or a
-    /// [`ToolError`]. A panic in it fails the call, not the server.
+    /// [`Context`](crate::Context) if it wants one (see [`RuntimeHandler`]), that returns content or a
+    /// [`ToolError`](crate::ToolError). A panic in it fails the call, not the server.
     ///
     /// ```
     /// use mcp_tool::{Arguments, Context, RuntimeTool, ToolError};
@@ -374,6 +347,8 @@ impl RuntimeTool {
             name: intern(&self.name),
             info,
             timeout: self.timeout.or(timeout),
+            task: self.task,
+            task_in_body: self.task_in_body,
             declared,
             handler,
             location: self.location(),
@@ -481,6 +456,10 @@ pub(crate) struct AddedTool {
     /// What `tools/list` sends.
     pub(crate) info: ToolInfo,
     pub(crate) timeout: Option<Duration>,
+    /// Whether a call may run as a task.
+    pub(crate) task: TaskSupport,
+    /// Whether its task begins at `ctx.begin_task()`, not with the call.
+    pub(crate) task_in_body: bool,
     /// The properties of its input schema.
     declared: Arc<[String]>,
     handler: Handler,
@@ -501,20 +480,6 @@ impl AddedTool {
         let args = Arguments::for_call(input.take_args(), Arc::clone(&self.declared));
         *taken = Some(args.call());
         (self.handler)(args, input)
-    }
-}
-
-/// A run-time tool's call, ended: argument faults first, whatever the handler returned.
-fn outcome<R: IntoContent>((reply, call): (Result<R, ToolError>, Arc<CallArguments>)) -> Outcome {
-    if let Some(errors) = call.unreported() {
-        return Err(Failure::Arguments(errors));
-    }
-    match reply {
-        Ok(result) => result.into_reply(),
-        Err(error) => Err(match error.into_arguments() {
-            Ok(errors) => Failure::Arguments(errors),
-            Err(error) => Failure::Tool(error),
-        }),
     }
 }
 

@@ -5,6 +5,7 @@ use schemars::{Schema, SchemaGenerator};
 use crate::call::future::{CallInput, ToolFuture};
 use crate::call::param::ParamSpec;
 use crate::call::schema::SchemaDialect;
+use crate::model::TaskSupport;
 
 /// One tool registered by `#[mcp_tool]`.
 ///
@@ -30,6 +31,10 @@ pub struct ToolSpec {
     pub timeout_ms: Option<u64>,
     /// `schema = "..."`: how the tool's schemas are written.
     pub schema: SchemaDialect,
+    /// `task = "..."`: whether a call may run as a task.
+    pub task: TaskSupport,
+    /// `task_begins = "in_body"`: the task begins at `ctx.begin_task()`.
+    pub task_in_body: bool,
     pub tags: &'static [&'static str],
     /// Each icon's URI.
     pub icons: &'static [&'static str],

@@ -20,6 +20,7 @@ pub(crate) mod prompt_set;
 pub(crate) mod resource_set;
 pub(crate) mod settings;
 pub(crate) mod subscriptions;
+pub(crate) mod tasks;
 pub(crate) mod tool_list;
 pub(crate) mod tool_server;
 pub(crate) mod tools;

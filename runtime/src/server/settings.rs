@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use crate::call::state::StateMap;
 use crate::outcome::failure_report::Detail;
+use crate::server::tasks::TaskSettings;
 
 /// How a built server serves its tools: what [`Server`](crate::Server)'s options set, handed to
 /// [`ToolServer`](crate::ToolServer) whole.
@@ -15,6 +16,7 @@ pub(crate) struct Settings {
     pub(crate) max_calls: Option<usize>,
     pub(crate) limits: Limits,
     pub(crate) rounds: Rounds,
+    pub(crate) tasks: TaskSettings,
     pub(crate) state: StateMap,
     #[cfg(feature = "http")]
     pub(crate) http: HttpOptions,

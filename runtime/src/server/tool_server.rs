@@ -30,6 +30,7 @@ use crate::server::settings::HttpOptions;
 use crate::server::settings::{Limits, Rounds, Settings};
 
 use crate::server::derived::Derived;
+use crate::server::tasks::{MemoryStore, Tasks};
 use crate::server::tool_list::ToolList;
 use crate::server::tools::Found;
 
@@ -75,6 +76,8 @@ pub(crate) struct Shared {
     pub(crate) rounds: Rounds,
     /// The protocol layer's seal of `requestState`, made on first use.
     pub(crate) seal: Derived,
+    /// The server's tasks, when it serves them.
+    pub(crate) tasks: Option<Arc<Tasks>>,
     #[cfg(feature = "http")]
     http: HttpOptions,
 }
@@ -104,6 +107,9 @@ impl ToolServer {
                 calls: settings.max_calls.map(Semaphore::new),
                 rounds: settings.rounds,
                 seal: Derived::default(),
+                tasks: (settings.tasks.enabled).then(|| {
+                    Arc::new(Tasks::new(Arc::new(MemoryStore::default()), settings.tasks))
+                }),
                 #[cfg(feature = "http")]
                 http: settings.http,
             }),
@@ -268,13 +274,16 @@ impl ToolServer {
             Ok(answer) => Ok(answer.into()),
             Err(Refusal::Call(error)) => Err(error),
             // Neither happens without a request.
-            Err(Refusal::Cancelled | Refusal::MissingCapability(_) | Refusal::InputRequired) => {
-                Err(CallError::Protocol {
-                    code: INTERNAL_ERROR,
-                    message: "the call was refused".to_owned(),
-                    data: None,
-                })
-            }
+            Err(
+                Refusal::Cancelled
+                | Refusal::MissingCapability(_)
+                | Refusal::InputRequired
+                | Refusal::Crashed(_),
+            ) => Err(CallError::Protocol {
+                code: INTERNAL_ERROR,
+                message: "the call was refused".to_owned(),
+                data: None,
+            }),
         }
     }
 
@@ -322,6 +331,14 @@ impl ToolServer {
                 "the call needs a capability the client did not declare"
             );
             return Err(Refusal::MissingCapability(capability));
+        }
+        if let Err(Failure::Panic { .. }) = &outcome
+            && request.is_some_and(|request| request.runs_as_task())
+        {
+            let Answer::Failed(message) = self.answer(&tool, outcome, &input) else {
+                unreachable!("a panic is answered as a failure")
+            };
+            return Err(Refusal::Crashed(message));
         }
         Ok(self.answer(&tool, outcome, &input))
     }
@@ -395,4 +412,6 @@ pub(crate) enum Refusal {
     /// The call asked the client questions it has no answers to yet (2026-07-28 on):
     /// the call's round holds them.
     InputRequired,
+    /// A task's tool panicked: the task fails, with this masked message.
+    Crashed(String),
 }

@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::call::arguments::CallArguments;
 use crate::call::future::{CallInput, ToolFuture};
 use crate::call::schema;
-use crate::model::{Icon, ToolAnnotations, ToolInfo};
+use crate::model::{Icon, TaskSupport, ToolAnnotations, ToolInfo};
 use crate::outcome::error::CallError;
 use crate::outcome::masking;
 use crate::outcome::output::ToolReply;
@@ -26,6 +26,10 @@ pub(crate) struct BuiltTool {
     wrap_output: bool,
     /// The tool's own `timeout`, else the server's.
     pub(crate) timeout: Option<Duration>,
+    /// Whether a call may run as a task.
+    pub(crate) task: TaskSupport,
+    /// Whether its task begins at `ctx.begin_task()`, not with the call.
+    pub(crate) task_in_body: bool,
 }
 
 impl BuiltTool {
@@ -64,6 +68,8 @@ impl BuiltTool {
                 .timeout_ms
                 .map(Duration::from_millis)
                 .or(server_timeout),
+            task: spec.task,
+            task_in_body: spec.task_in_body,
         }
     }
 
@@ -123,6 +129,22 @@ impl Found<'_> {
         match self {
             Found::Built(tool) => tool.timeout,
             Found::Added(tool, _) => tool.timeout,
+        }
+    }
+
+    /// Whether a call may run as a task.
+    pub(crate) fn task(&self) -> TaskSupport {
+        match self {
+            Found::Built(tool) => tool.task,
+            Found::Added(tool, _) => tool.task,
+        }
+    }
+
+    /// Whether its task begins at `ctx.begin_task()`, not with the call.
+    pub(crate) fn task_in_body(&self) -> bool {
+        match self {
+            Found::Built(tool) => tool.task_in_body,
+            Found::Added(tool, _) => tool.task_in_body,
         }
     }
 

@@ -203,6 +203,41 @@ pub fn calibrate(
     reading.mul_add(factor, f64::from(offset.unwrap_or(0)))
 }
 
+/// Counts the words of every note, as a task for a client that declares the extension.
+#[mcp_tool(task = "optional", read_only)]
+#[must_use]
+pub fn word_count(notebook: State<Notebook>) -> usize {
+    notebook.read(|notes| {
+        notes
+            .values()
+            .map(|text| text.split_whitespace().count())
+            .sum()
+    })
+}
+
+/// The caller's answer to a yes-or-no question.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct Confirm {
+    /// Whether to go on.
+    pub yes: bool,
+}
+
+/// Archives the notes once the caller confirms, going on as a task from there.
+///
+/// # Errors
+///
+/// When the confirmation cannot be asked or the task cannot begin.
+#[mcp_tool(task = "required", task_begins = "in_body")]
+pub async fn archive(ctx: Context, notebook: State<Notebook>) -> Result<String, ToolError> {
+    let confirmed = ctx.elicit::<Confirm>("Archive every note?").await?;
+    if !confirmed.accepted().is_some_and(|c| c.yes) {
+        return Ok("nothing archived".to_owned());
+    }
+    ctx.begin_task().await?;
+    let count = notebook.read(|notes| notes.len());
+    Ok(format!("{count} notes archived"))
+}
+
 /// Greets someone, in the form of address asked for.
 #[mcp_tool]
 #[must_use]

@@ -24,6 +24,7 @@ fn every_tool_prompt_and_resource_is_registered() {
     assert_eq!(
         tools,
         [
+            "archive",
             "calibrate",
             "clear",
             "count",
@@ -33,6 +34,7 @@ fn every_tool_prompt_and_resource_is_registered() {
             "read-note",
             "search",
             "trace",
+            "word_count",
             "write_note",
         ]
     );

@@ -11,6 +11,7 @@
 mod asking;
 mod catalog;
 mod rounds;
+mod tasks;
 mod tools;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};

@@ -15,6 +15,7 @@ use crate::server::settings::{Rounds, Settings};
 use crate::server::tool_server::{About, ToolServer};
 
 mod checks;
+mod tasks;
 
 use checks::{check_states, check_unique};
 
@@ -434,9 +435,13 @@ impl Server {
     /// # drop(server);
     /// # Ok::<(), mcp_tool::ServerError>(())
     /// ```
-    pub fn build(self) -> Result<ToolServer, ServerError> {
+    pub fn build(mut self) -> Result<ToolServer, ServerError> {
         crate::outcome::panics::install_hook();
         let entries = self.selected()?;
+        // A server serves tasks when a tool allows them, or when it was told to.
+        self.settings.tasks.enabled |= (entries.iter())
+            .any(|entry| entry.spec().task.allows_tasks())
+            || (self.added.iter()).any(|tool| tool.task_support().allows_tasks());
         check_unique(&entries, &self.prompts, &self.resources)?;
         check_states(
             &entries,

@@ -1,0 +1,331 @@
+//! Tasks on the wire (the tasks extension, SEP-2663): a call of a tool that allows
+//! tasks answered with a `CreateTaskResult`, and `tasks/get`, `tasks/update` and
+//! `tasks/cancel` answered from the server's task store, in rmcp's types.
+
+mod run;
+
+use run::Start;
+
+use std::sync::Arc;
+
+use rmcp::RoleServer;
+use rmcp::model::{
+    self as sdk, CallToolRequestParams, CallToolResponse, CancelTaskParams, CreateTaskResult,
+    DetailedTask, ErrorCode, ErrorData, GetTaskParams, GetTaskResult, InputRequests, Task,
+    TaskPayload, TaskStatus, UpdateTaskParams,
+};
+use rmcp::service::RequestContext;
+use serde_json::{Map, Value};
+
+use crate::call::session::Request as _;
+use crate::model::TaskSupport;
+use crate::protocol::rounds::{self, Begun};
+use crate::protocol::{bridge, handler};
+use crate::server::tasks::{Lookup, NotStarted, Record, Status, Tasks, iso8601, now_ms};
+use crate::server::tool_server::ToolServer;
+
+/// The tasks extension's id.
+const EXTENSION: &str = sdk::TASKS_EXTENSION_ID;
+
+/// A call of a tool that allows tasks, from a client that declares the extension: run
+/// on its own, its request answered with a `CreateTaskResult` once the task begins
+/// (with the call, or where the body calls `ctx.begin_task()`), or with the call's
+/// own answer when it ends before. `None` when the call runs within its request as any
+/// call does (a tool without tasks, or an optional one called by a client without the
+/// extension).
+pub(crate) async fn call(
+    server: &ToolServer,
+    tasks: &Arc<Tasks>,
+    request: &mut CallToolRequestParams,
+    context: &RequestContext<RoleServer>,
+) -> Option<Result<CallToolResponse, ErrorData>> {
+    let (support, in_body) = {
+        let tool = server.find(&request.name)?;
+        (tool.task(), tool.task_in_body())
+    };
+    let declared = (context.client_capabilities()).is_some_and(|caps| caps.supports_tasks());
+    match support {
+        TaskSupport::Forbidden => return None,
+        TaskSupport::Optional if !declared => return None,
+        TaskSupport::Required if !declared => return Some(Err(task_required(&request.name))),
+        _ => {}
+    }
+    let arguments = request.arguments.take().unwrap_or_default();
+    let begun = if in_body {
+        let state = request.request_state.as_deref();
+        let responses = request.input_responses.take();
+        let subject = ("tools/call", &*request.name);
+        match rounds::begin(
+            &server.shared,
+            context,
+            subject,
+            &arguments,
+            state,
+            responses,
+        ) {
+            Ok(Some(begun)) => Some(begun),
+            // Before its task, a call asks its client as any call does: without rounds,
+            // through the session, within the request.
+            Ok(None) => {
+                request.arguments = Some(arguments);
+                return None;
+            }
+            Err(error) => return Some(Err(error)),
+        }
+    } else {
+        None
+    };
+    let origin = run::Origin {
+        tool: request.name.to_string(),
+        request_id: bridge::request_id(&context.id),
+        client_info: bridge::client_info(&context.meta, context.peer.peer_info().as_deref()),
+        round: begun.as_ref().map(Begun::round),
+        refuses_missing_capability: context.refuses_missing_capability(),
+    };
+    let mut handle = run::spawn(
+        server.clone(),
+        Arc::clone(tasks),
+        arguments,
+        origin,
+        !in_body,
+    );
+    let start = tokio::select! {
+        start = handle.start() => start,
+        () = context.ct.cancelled() => return Some(Err(handler::cancelled(&request.name, context))),
+    };
+    Some(answer(
+        server,
+        tasks,
+        start,
+        begun.as_ref(),
+        &request.name,
+        context,
+    ))
+}
+
+/// The answer to a call whose run went on as `start` says.
+fn answer(
+    server: &ToolServer,
+    tasks: &Tasks,
+    start: Start,
+    begun: Option<&Begun>,
+    tool: &str,
+    context: &RequestContext<RoleServer>,
+) -> Result<CallToolResponse, ErrorData> {
+    match start {
+        Start::Task(record) => Ok(CallToolResponse::Task(CreateTaskResult::new(task(
+            &record, tasks,
+        )))),
+        Start::Finished(outcome) => handler::respond(server, outcome, begun, tool, context),
+        Start::Refused(NotStarted::Busy(limit)) => Err(ErrorData::new(
+            ErrorCode::INTERNAL_ERROR,
+            NotStarted::Busy(limit).to_string(),
+            None,
+        )),
+        Start::Refused(NotStarted::Store(error)) => {
+            tracing::error!(%error, tool, "a task could not be stored");
+            Err(ErrorData::internal_error(
+                NotStarted::Store(error).to_string(),
+                None,
+            ))
+        }
+    }
+}
+
+/// The refusal of a plain call of a tool that runs only as a task.
+fn task_required(tool: &str) -> ErrorData {
+    let mut error = ErrorData::missing_required_client_capability(
+        sdk::ClientCapabilities::builder().enable_tasks().build(),
+    );
+    error.message = format!(
+        "Missing required client capability: the tool `{tool}` runs only as a task; declare \
+         the tasks extension (`{EXTENSION}`) in the client's capabilities and call it again"
+    )
+    .into();
+    error
+}
+
+/// A record's task fields, as the wire writes them.
+fn task(record: &Record, tasks: &Tasks) -> Task {
+    let mut task = Task::new(
+        record.id.clone(),
+        status(record.status),
+        iso8601(record.created_ms),
+        iso8601(record.updated_ms),
+    )
+    .with_ttl_ms(record.ttl_ms)
+    .with_poll_interval_ms(millis(tasks.settings.poll_interval));
+    if let Some(message) = &record.message {
+        task = task.with_status_message(message.clone());
+    }
+    task
+}
+
+fn millis(duration: std::time::Duration) -> u64 {
+    u64::try_from(duration.as_millis())
+        .unwrap_or(u64::MAX)
+        .max(1)
+}
+
+fn status(status: Status) -> TaskStatus {
+    match status {
+        Status::Working => TaskStatus::Working,
+        Status::InputRequired => TaskStatus::InputRequired,
+        Status::Completed => TaskStatus::Completed,
+        Status::Failed => TaskStatus::Failed,
+        Status::Cancelled => TaskStatus::Cancelled,
+    }
+}
+
+/// The record of the task `id`, or the error for an unknown or expired one.
+async fn record(tasks: &Tasks, id: &str) -> Result<Record, ErrorData> {
+    let shown: String = id.chars().take(64).collect();
+    match tasks.store.get(id).await {
+        Ok(Lookup::Found(record)) => Ok(*record),
+        Ok(Lookup::Expired) => Err(ErrorData::invalid_params(
+            format!(
+                "the task `{shown}` has expired: a task is kept for {} after it is created; \
+                 call the tool again for a new one",
+                words(tasks.settings.ttl)
+            ),
+            None,
+        )),
+        Ok(Lookup::Unknown) => Err(ErrorData::invalid_params(
+            format!(
+                "no task `{shown}`: the id is not one this server gave (or the task ended so \
+                 long ago that it is forgotten); use the taskId of a tools/call's \
+                 CreateTaskResult"
+            ),
+            None,
+        )),
+        Err(error) => {
+            tracing::error!(task = %shown, %error, "the task store failed");
+            Err(ErrorData::internal_error(
+                "the task store failed: try again later",
+                None,
+            ))
+        }
+    }
+}
+
+/// `10 minutes`, `90 seconds`, `200 milliseconds`.
+fn words(duration: std::time::Duration) -> String {
+    if duration.subsec_millis() != 0 {
+        return format!("{} milliseconds", duration.as_millis());
+    }
+    match duration.as_secs() {
+        s if s >= 3600 && s.is_multiple_of(3600) => format!("{} hours", s / 3600),
+        s if s >= 60 && s.is_multiple_of(60) => format!("{} minutes", s / 60),
+        s => format!("{s} seconds"),
+    }
+}
+
+/// `tasks/get`: the task, with its questions, result or error inlined.
+pub(crate) async fn get(tasks: &Tasks, params: GetTaskParams) -> Result<GetTaskResult, ErrorData> {
+    let record = record(tasks, &params.task_id).await?;
+    let payload = match record.status {
+        Status::Working => TaskPayload::Working,
+        Status::Cancelled => TaskPayload::Cancelled,
+        Status::InputRequired => TaskPayload::InputRequired {
+            input_requests: input_requests(&record.input_requests),
+        },
+        Status::Completed => TaskPayload::Completed {
+            result: object(record.result.clone()),
+        },
+        Status::Failed => TaskPayload::Failed {
+            error: object(record.error.clone()),
+        },
+    };
+    Ok(GetTaskResult::new(DetailedTask::new(
+        task(&record, tasks),
+        payload,
+    )))
+}
+
+fn object(value: Option<Value>) -> Map<String, Value> {
+    match value {
+        Some(Value::Object(object)) => object,
+        _ => Map::new(),
+    }
+}
+
+fn input_requests(stored: &Map<String, Value>) -> InputRequests {
+    let mut requests = InputRequests::new();
+    for (key, request) in stored {
+        match serde_json::from_value(request.clone()) {
+            Ok(request) => {
+                requests.insert(key.clone(), request);
+            }
+            Err(error) => tracing::warn!(key, %error, "a stored input request does not read"),
+        }
+    }
+    requests
+}
+
+/// `tasks/update`: the client's answers to the task's questions. Answers to questions
+/// the task is not waiting on are ignored.
+pub(crate) async fn update(tasks: &Tasks, params: UpdateTaskParams) -> Result<(), ErrorData> {
+    let record = record(tasks, &params.task_id).await?;
+    if record.status != Status::InputRequired {
+        return Err(ErrorData::invalid_params(
+            format!(
+                "the task `{}` is not waiting for input: it is {}; send tasks/update only while \
+                 tasks/get shows it input_required, with answers under the keys of its \
+                 inputRequests",
+                record.id,
+                record.status.as_str()
+            ),
+            None,
+        ));
+    }
+    for (key, response) in &params.input_responses {
+        if !response.is_object() {
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "the input response `{key}` is not an object: each answers an input \
+                     request with its result (an elicitation, sampling or roots result)"
+                ),
+                None,
+            ));
+        }
+    }
+    let Some(running) = tasks.running_here(&record.id) else {
+        return Err(ErrorData::internal_error(
+            "the task is not running on this server",
+            None,
+        ));
+    };
+    if running.inbox.give(params.input_responses) {
+        // Written before the ack, so that the next tasks/get sees the answers taken.
+        run::sync(tasks, &record.id, &running).await;
+    }
+    Ok(())
+}
+
+/// `tasks/cancel`: cancels a running task; a task that has ended stays as it ended.
+pub(crate) async fn cancel(tasks: &Tasks, params: CancelTaskParams) -> Result<(), ErrorData> {
+    let mut record = record(tasks, &params.task_id).await?;
+    if record.status.is_terminal() {
+        return Ok(());
+    }
+    if let Some(running) = tasks.running_here(&record.id) {
+        running.cancel.cancel();
+    }
+    record.status = Status::Cancelled;
+    record.input_requests = Map::new();
+    record.updated_ms = now_ms();
+    let id = record.id.clone();
+    match tasks.store.put(record).await {
+        Ok(_) => {
+            tracing::info!(task = %id, "task cancelled");
+            Ok(())
+        }
+        Err(error) => {
+            tracing::error!(task = %id, %error, "the task's cancellation was not stored");
+            Err(ErrorData::internal_error(
+                "the task store failed: try again later",
+                None,
+            ))
+        }
+    }
+}

@@ -1,0 +1,381 @@
+//! A task's run: the tool's body, on a tokio task of its own, with a [`Request`] and a
+//! [`Session`] of its own. Until the task begins (with the call, or where the body calls
+//! `ctx.begin_task()`) the run answers its request as any call does, asking the client
+//! in rounds; from then on its questions wait in the task's inbox until `tasks/update`
+//! answers them, its progress messages become the task's status message, and its end
+//! (a result, an error, a cancellation) is written to the store.
+
+use std::sync::{Arc, LazyLock, Mutex, OnceLock};
+
+use serde_json::{Map, Value};
+use tokio::sync::oneshot;
+use tokio_util::sync::CancellationToken;
+
+use crate::call::rounds::{Question, Round};
+use crate::call::session::{Asked, Pending, Request, Session};
+use crate::model::{
+    ClientInfo, Elicitation, ElicitationRequest, LogLevel, RequestId, Root, SamplingRequest,
+    SamplingResponse,
+};
+use crate::protocol::{bridge, rounds};
+use crate::server::tasks::{Lookup, NotStarted, Record, Running, Status, Tasks, now_ms};
+use crate::server::tool_server::{Answer, Refusal, ToolServer};
+
+/// What the run needs of the request that started it.
+pub(crate) struct Origin {
+    pub(crate) tool: String,
+    pub(crate) request_id: RequestId,
+    pub(crate) client_info: Option<ClientInfo>,
+    /// The request's round, on protocol 2026-07-28: the questions asked before the
+    /// task begins are asked in rounds.
+    pub(crate) round: Option<Arc<Round>>,
+    /// Whether the request refuses a call that needs a capability the client lacks.
+    pub(crate) refuses_missing_capability: bool,
+}
+
+/// How the run went on, as the request that started it learns.
+pub(crate) enum Start {
+    /// The call goes on as the task of this record.
+    Task(Box<Record>),
+    /// The call ended within its request.
+    Finished(Result<Answer, Refusal>),
+    /// The task could not begin.
+    Refused(NotStarted),
+}
+
+/// A started run, as its request holds it: how it went on. Dropped before the task
+/// began (the request was cancelled), it cancels the run.
+pub(crate) struct Handle {
+    start: oneshot::Receiver<Start>,
+    run: TaskRequest,
+}
+
+impl Handle {
+    /// How the run went on: a task, or its end within the request.
+    pub(crate) async fn start(&mut self) -> Start {
+        match (&mut self.start).await {
+            Ok(start) => start,
+            Err(_) => Start::Finished(Err(Refusal::Crashed(
+                "the task's run ended before it began".to_owned(),
+            ))),
+        }
+    }
+}
+
+impl Drop for Handle {
+    fn drop(&mut self) {
+        if self.run.0.task.get().is_none() {
+            self.run.0.running.cancel.cancel();
+        }
+    }
+}
+
+/// Runs the tool `origin.tool` with `arguments` on a tokio task of its own, beginning
+/// the task at once when `begin_now`, or where the body calls `ctx.begin_task()`.
+pub(crate) fn spawn(
+    server: ToolServer,
+    tasks: Arc<Tasks>,
+    arguments: Map<String, Value>,
+    origin: Origin,
+    begin_now: bool,
+) -> Handle {
+    let (reply, start) = oneshot::channel();
+    let run = TaskRequest(Arc::new(Run {
+        tasks,
+        origin,
+        running: Running::default(),
+        task: OnceLock::new(),
+        reply: Mutex::new(Some(reply)),
+    }));
+    let handle = Handle {
+        start,
+        run: run.clone(),
+    };
+    tokio::spawn(async move {
+        if begin_now && run.begin().await.is_err() {
+            return;
+        }
+        let call = server.run_tool(&run.0.origin.tool, arguments, Some(&run));
+        let mut call = std::pin::pin!(call);
+        let inbox = &run.0.running.inbox;
+        let outcome = loop {
+            tokio::select! {
+                outcome = &mut call => break outcome,
+                () = inbox.changed() => {
+                    if let Some(id) = run.0.task.get() {
+                        sync(&run.0.tasks, id, &run.0.running).await;
+                    }
+                }
+            }
+        };
+        match run.0.task.get() {
+            Some(id) => {
+                end(&run.0.tasks, id, outcome).await;
+                run.0.tasks.ended(id);
+            }
+            None => {
+                if let Some(reply) = run.take_reply() {
+                    let _ = reply.send(Start::Finished(outcome));
+                }
+            }
+        }
+    });
+    handle
+}
+
+/// Writes what the running task's inbox holds to its record: the questions waiting
+/// (then the task waits for input) and the progress message.
+pub(crate) async fn sync(tasks: &Tasks, id: &str, running: &Running) {
+    let _writing = running.writing.lock().await;
+    let Ok(Lookup::Found(mut record)) = tasks.store.get(id).await else {
+        return;
+    };
+    if record.status.is_terminal() {
+        return;
+    }
+    let mut requests = Map::new();
+    for (key, question) in running.inbox.waiting() {
+        match rounds::input_request(&question).map(serde_json::to_value) {
+            Ok(Ok(request)) => {
+                requests.insert(key, request);
+            }
+            Ok(Err(why)) => tracing::warn!(task = id, %why, "an input request was not written"),
+            Err(why) => tracing::warn!(task = id, %why, "an input request was not written"),
+        }
+    }
+    record.status = if requests.is_empty() {
+        Status::Working
+    } else {
+        Status::InputRequired
+    };
+    record.input_requests = requests;
+    record.message = running.inbox.message();
+    record.updated_ms = now_ms();
+    if let Err(error) = tasks.store.put(*record).await {
+        tracing::warn!(task = id, %error, "the task's progress was not stored");
+    }
+}
+
+/// Writes the end of the task `id`: its result, its error, or its cancellation.
+async fn end(tasks: &Tasks, id: &str, outcome: Result<Answer, Refusal>) {
+    let Ok(Lookup::Found(mut record)) = tasks.store.get(id).await else {
+        tracing::warn!(task = id, "the task ended after its record was dropped");
+        return;
+    };
+    record.input_requests = Map::new();
+    match outcome {
+        Ok(answer) => match serde_json::to_value(bridge::call_result(answer)) {
+            Ok(result) => {
+                record.status = Status::Completed;
+                record.result = Some(result);
+            }
+            Err(error) => failed(
+                &mut record,
+                -32603,
+                format!("the result was not written: {error}"),
+            ),
+        },
+        Err(Refusal::Cancelled) => record.status = Status::Cancelled,
+        Err(Refusal::Call(error)) => {
+            let error = bridge::error_data(error);
+            failed(&mut record, error.code.0, error.message.into_owned());
+        }
+        Err(Refusal::Crashed(message)) => failed(&mut record, -32603, message),
+        Err(Refusal::MissingCapability(_) | Refusal::InputRequired) => failed(
+            &mut record,
+            -32603,
+            "the task's call was refused".to_owned(),
+        ),
+    }
+    record.updated_ms = now_ms();
+    let (status, tool) = (record.status, record.tool.clone());
+    match tasks.store.put(*record).await {
+        Ok(_) => tracing::info!(task = id, tool, status = status.as_str(), "task ended"),
+        Err(error) => tracing::error!(task = id, %error, "the task's end was not stored"),
+    }
+}
+
+fn failed(record: &mut Record, code: i32, message: String) {
+    record.status = Status::Failed;
+    record.error = Some(serde_json::json!({ "code": code, "message": message }));
+}
+
+/// A run, shared by its request, its session and its tokio task.
+struct Run {
+    tasks: Arc<Tasks>,
+    origin: Origin,
+    running: Running,
+    /// The task's id, once it began.
+    task: OnceLock<String>,
+    /// Tells the request how the run went on; taken once.
+    reply: Mutex<Option<oneshot::Sender<Start>>>,
+}
+
+/// A run as the call sees its request and its session.
+#[derive(Clone)]
+struct TaskRequest(Arc<Run>);
+
+impl std::fmt::Debug for TaskRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TaskRequest")
+            .field("task", &self.0.task.get())
+            .finish_non_exhaustive()
+    }
+}
+
+impl TaskRequest {
+    fn take_reply(&self) -> Option<oneshot::Sender<Start>> {
+        let mut reply = (self.0.reply.lock()).unwrap_or_else(|poisoned| poisoned.into_inner());
+        reply.take()
+    }
+
+    /// Whether the task began: the request has been answered with its id.
+    fn begun(&self) -> bool {
+        self.0.task.get().is_some()
+    }
+
+    /// Begins the task: stores its record and answers the request with it.
+    async fn begin(&self) -> Result<(), String> {
+        let Some(reply) = self.take_reply() else {
+            return Ok(());
+        };
+        let run = &self.0;
+        match run.tasks.start(&run.origin.tool, &run.running).await {
+            Ok(record) => {
+                let _ = run.task.set(record.id.clone());
+                let _ = reply.send(Start::Task(Box::new(record)));
+                Ok(())
+            }
+            Err(refused) => {
+                let message = refused.to_string();
+                let _ = reply.send(Start::Refused(refused));
+                Err(message)
+            }
+        }
+    }
+
+    /// Asks the client `question` through the task, and waits for the answer.
+    async fn ask(&self, question: Question) -> Value {
+        let inbox = &self.0.running.inbox;
+        let key = inbox.ask(question);
+        inbox.answer(&key).await
+    }
+
+    /// The round to ask in, before the task begins.
+    fn asking_in_rounds(&self) -> Option<&Round> {
+        if self.begun() {
+            return None;
+        }
+        self.0.origin.round.as_deref()
+    }
+}
+
+impl Request for TaskRequest {
+    fn cancellation(&self) -> &CancellationToken {
+        &self.0.running.cancel
+    }
+
+    // Within the task, a tool error about a missing capability is the task's result.
+    fn refuses_missing_capability(&self) -> bool {
+        !self.begun() && self.0.origin.refuses_missing_capability
+    }
+
+    fn session(&self) -> Box<dyn Session> {
+        Box::new(self.clone())
+    }
+
+    fn round(&self) -> Option<&Round> {
+        self.asking_in_rounds()
+    }
+
+    fn runs_as_task(&self) -> bool {
+        self.begun()
+    }
+}
+
+/// No `_meta`: a task's calls see none.
+static NO_META: LazyLock<Map<String, Value>> = LazyLock::new(Map::new);
+
+impl Session for TaskRequest {
+    fn request_id(&self) -> RequestId {
+        self.0.origin.request_id.clone()
+    }
+
+    fn meta(&self) -> &Map<String, Value> {
+        &NO_META
+    }
+
+    fn cancellation(&self) -> &CancellationToken {
+        &self.0.running.cancel
+    }
+
+    fn asked(&self) -> Asked {
+        Asked {
+            // Progress becomes the task's status message.
+            progress: true,
+            request_level: None,
+            level_per_request: false,
+        }
+    }
+
+    fn client_info(&self) -> Option<ClientInfo> {
+        self.0.origin.client_info.clone()
+    }
+
+    fn progress(
+        &self,
+        done: f64,
+        total: Option<f64>,
+        message: Option<String>,
+    ) -> Pending<'_, Result<(), String>> {
+        let message = message.unwrap_or_else(|| match total {
+            Some(total) => format!("{done} of {total}"),
+            None => format!("{done}"),
+        });
+        self.0.running.inbox.set_message(message);
+        Box::pin(std::future::ready(Ok(())))
+    }
+
+    // A task has no session to send log messages on; the server's log keeps them.
+    fn log(&self, _: LogLevel, _: &str, _: String) -> Pending<'_, Result<(), String>> {
+        Box::pin(std::future::ready(Ok(())))
+    }
+
+    fn sample(&self, request: SamplingRequest) -> Pending<'_, Result<SamplingResponse, String>> {
+        if let Some(round) = self.asking_in_rounds() {
+            return Box::pin(rounds::sample(round, request));
+        }
+        Box::pin(async move { rounds::sampling_of(self.ask(Question::Sampling(request)).await) })
+    }
+
+    fn elicit(
+        &self,
+        request: ElicitationRequest,
+    ) -> Pending<'_, Result<Elicitation<Value>, String>> {
+        if let Some(round) = self.asking_in_rounds() {
+            return Box::pin(rounds::elicit(round, request));
+        }
+        Box::pin(
+            async move { rounds::elicitation_of(self.ask(Question::Elicitation(request)).await) },
+        )
+    }
+
+    fn roots(&self) -> Pending<'_, Result<Vec<Root>, String>> {
+        if let Some(round) = self.asking_in_rounds() {
+            return Box::pin(rounds::roots(round));
+        }
+        Box::pin(async move { rounds::roots_answer(self.ask(Question::Roots).await) })
+    }
+
+    fn round(&self) -> Option<&Round> {
+        self.asking_in_rounds()
+    }
+
+    fn runs_as_task(&self) -> bool {
+        self.begun()
+    }
+
+    fn begin_task(&self) -> Pending<'_, Result<(), String>> {
+        Box::pin(self.begin())
+    }
+}

@@ -1,0 +1,234 @@
+//! Tasks (the tasks extension, `io.modelcontextprotocol/tasks`): calls that outlive
+//! their request.
+//!
+//! A call of a tool that allows tasks, from a client that declares the extension, is
+//! answered at once with a task id while the tool's body runs on. What the task comes
+//! to (working, waiting for input, its result, its error, cancelled) is a [`Record`] in
+//! a [`TaskStore`], where `tasks/get` reads it; the questions the body asks wait in its
+//! [`Inbox`] until `tasks/update` answers them; `tasks/cancel` cancels the body.
+//!
+//! This folder keeps the records, their store and the running tasks, in this crate's
+//! terms (a result and the questions are kept as the JSON the protocol wrote);
+//! `protocol/tasks` runs a task and speaks the wire.
+
+mod inbox;
+mod store;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+use tokio_util::sync::CancellationToken;
+
+pub(crate) use inbox::Inbox;
+pub(crate) use store::{Lookup, MemoryStore, TaskStore};
+
+/// How a task stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Status {
+    Working,
+    InputRequired,
+    Completed,
+    Failed,
+    Cancelled,
+}
+
+impl Status {
+    /// Whether the task has ended: its record no longer changes.
+    pub(crate) fn is_terminal(self) -> bool {
+        matches!(self, Self::Completed | Self::Failed | Self::Cancelled)
+    }
+
+    /// The status as the wire writes it.
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Self::Working => "working",
+            Self::InputRequired => "input_required",
+            Self::Completed => "completed",
+            Self::Failed => "failed",
+            Self::Cancelled => "cancelled",
+        }
+    }
+}
+
+/// One task, as the store keeps it.
+#[derive(Debug, Clone)]
+pub(crate) struct Record {
+    pub(crate) id: String,
+    /// The tool it runs.
+    pub(crate) tool: String,
+    pub(crate) status: Status,
+    /// The tool's last progress message.
+    pub(crate) message: Option<String>,
+    /// Milliseconds since the Unix epoch.
+    pub(crate) created_ms: i64,
+    pub(crate) updated_ms: i64,
+    /// How long the task is kept after it is created.
+    pub(crate) ttl_ms: u64,
+    /// The questions waiting for an answer, by key, as the wire writes them.
+    pub(crate) input_requests: Map<String, Value>,
+    /// A completed task's result, as the wire writes it.
+    pub(crate) result: Option<Value>,
+    /// A failed task's error, `{code, message}`.
+    pub(crate) error: Option<Value>,
+}
+
+impl Record {
+    /// A new working task.
+    pub(crate) fn new(tool: &str, ttl: Duration) -> Self {
+        let now = now_ms();
+        Self {
+            id: new_id(),
+            tool: tool.to_owned(),
+            status: Status::Working,
+            message: None,
+            created_ms: now,
+            updated_ms: now,
+            ttl_ms: u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX),
+            input_requests: Map::new(),
+            result: None,
+            error: None,
+        }
+    }
+
+    /// Whether the task outlived its time to live at `now`.
+    pub(crate) fn expired(&self, now: i64) -> bool {
+        let ttl = i64::try_from(self.ttl_ms).unwrap_or(i64::MAX);
+        now.saturating_sub(self.created_ms) > ttl
+    }
+}
+
+/// Milliseconds since the Unix epoch.
+pub(crate) fn now_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
+}
+
+/// A time as the wire writes it: ISO 8601, UTC, to the millisecond.
+pub(crate) fn iso8601(ms: i64) -> String {
+    chrono::DateTime::from_timestamp_millis(ms)
+        .unwrap_or_default()
+        .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+/// A task id no client can guess: 128 random bits, in hex.
+fn new_id() -> String {
+    let mut bytes = [0u8; 16];
+    if getrandom::fill(&mut bytes).is_err() {
+        // No randomness from the system: unique still, from the clock and a counter.
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let next = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        bytes[..8].copy_from_slice(&now_ms().to_le_bytes());
+        bytes[8..].copy_from_slice(&next.to_le_bytes());
+    }
+    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+/// What a server's builder sets for tasks.
+#[derive(Debug, Clone)]
+pub(crate) struct TaskSettings {
+    /// Whether the server serves tasks: a tool allows them, or the builder said so.
+    pub(crate) enabled: bool,
+    /// How long a task is kept after it is created.
+    pub(crate) ttl: Duration,
+    /// How many tasks may run at once.
+    pub(crate) max_running: usize,
+    /// How often a client is told to poll.
+    pub(crate) poll_interval: Duration,
+}
+
+impl Default for TaskSettings {
+    fn default() -> Self {
+        Self {
+            enabled: false,
+            ttl: Duration::from_secs(3600),
+            max_running: 64,
+            poll_interval: Duration::from_millis(500),
+        }
+    }
+}
+
+/// The server's tasks: their store, and the ones this process runs.
+#[derive(Debug)]
+pub(crate) struct Tasks {
+    pub(crate) store: Arc<dyn TaskStore>,
+    pub(crate) settings: TaskSettings,
+    running: Mutex<HashMap<String, Running>>,
+}
+
+/// A task this process runs: how to cancel it, and its questions.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Running {
+    pub(crate) cancel: CancellationToken,
+    pub(crate) inbox: Arc<Inbox>,
+    /// Held while the task's record is read and written again, so that the last write
+    /// holds the newest state.
+    pub(crate) writing: Arc<tokio::sync::Mutex<()>>,
+}
+
+/// Why a task was not started.
+#[derive(Debug)]
+pub(crate) enum NotStarted {
+    /// As many tasks run as the server allows.
+    Busy(usize),
+    /// The store refused the record.
+    Store(String),
+}
+
+impl std::fmt::Display for NotStarted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Busy(limit) => write!(
+                f,
+                "the server runs at most {limit} tasks at once, and {limit} are running: call \
+                 again when one has ended"
+            ),
+            Self::Store(_) => f.write_str("the task could not be stored: try again later"),
+        }
+    }
+}
+
+impl Tasks {
+    pub(crate) fn new(store: Arc<dyn TaskStore>, settings: TaskSettings) -> Self {
+        Self {
+            store,
+            settings,
+            running: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn running(&self) -> std::sync::MutexGuard<'_, HashMap<String, Running>> {
+        self.running
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Records a new task of `tool`, working, and counts it as `running` here; the
+    /// record is in the store when this returns, so a `tasks/get` finds it at once.
+    pub(crate) async fn start(&self, tool: &str, running: &Running) -> Result<Record, NotStarted> {
+        let record = Record::new(tool, self.settings.ttl);
+        {
+            let mut all = self.running();
+            if all.len() >= self.settings.max_running {
+                return Err(NotStarted::Busy(self.settings.max_running));
+            }
+            all.insert(record.id.clone(), running.clone());
+        }
+        if let Err(error) = self.store.create(record.clone()).await {
+            self.running().remove(&record.id);
+            return Err(NotStarted::Store(error));
+        }
+        tracing::info!(task = %record.id, tool, "task started");
+        Ok(record)
+    }
+
+    /// The task `id` ended here: it no longer counts as running.
+    pub(crate) fn ended(&self, id: &str) {
+        self.running().remove(id);
+    }
+
+    /// The task `id`, if this process runs it.
+    pub(crate) fn running_here(&self, id: &str) -> Option<Running> {
+        self.running().get(id).cloned()
+    }
+}

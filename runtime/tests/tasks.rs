@@ -1,0 +1,420 @@
+//! Tasks (the tasks extension, SEP-2663, on protocol 2026-07-28), over the line
+//! transport: a call of a tool that allows tasks is answered with a task id while its
+//! body runs on; `tasks/get` reads its progress, its questions, its result or its error;
+//! `tasks/update` answers its questions; `tasks/cancel` cancels the body. Each error a
+//! client can meet (an unknown or expired task, an update for a task that asked nothing,
+//! a cancel of an ended task, a required-task tool called plainly, too many tasks) has
+//! the protocol's code and a message that says what to do.
+
+mod common;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use mcp_tool::model::{Elicitation, TaskSupport};
+use mcp_tool::{Arguments, Context, RuntimeTool, Server, ToolError, mcp_tool};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+const TASKS: &str = "io.modelcontextprotocol/tasks";
+
+/// Works for `millis`, reporting progress, then says how long it worked.
+#[mcp_tool(task = "optional")]
+async fn index(ctx: Context, millis: u64) -> String {
+    ctx.progress_with_message(1, 2, "indexing").await;
+    tokio::time::sleep(Duration::from_millis(millis)).await;
+    format!("indexed in {millis} ms")
+}
+
+/// Says it ran; a task whatever the client.
+#[mcp_tool(task = "required")]
+fn report() -> String {
+    "the report".to_owned()
+}
+
+static SAW_CANCEL: AtomicBool = AtomicBool::new(false);
+
+/// Waits until it is cancelled, and notes that it saw the cancellation.
+#[mcp_tool(task = "optional")]
+async fn wait_forever(ctx: Context) -> String {
+    ctx.cancelled().await;
+    SAW_CANCEL.store(true, Ordering::SeqCst);
+    "cancelled".to_owned()
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct Confirm {
+    ok: bool,
+}
+
+/// Asks before it deletes.
+#[mcp_tool(task = "optional")]
+async fn delete(ctx: Context, file: String) -> Result<String, ToolError> {
+    match ctx.elicit::<Confirm>(format!("Delete {file}?")).await? {
+        Elicitation::Accepted(Confirm { ok: true }) => Ok(format!("deleted {file}")),
+        _ => Ok(format!("kept {file}")),
+    }
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct Year {
+    year: u32,
+}
+
+/// Asks which year within the request, then goes on as a task.
+#[mcp_tool(task = "required", task_begins = "in_body")]
+async fn yearly(ctx: Context) -> Result<String, ToolError> {
+    let Elicitation::Accepted(Year { year }) = ctx.elicit::<Year>("Which year?").await? else {
+        return Ok("no year".to_owned());
+    };
+    ctx.begin_task().await?;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    Ok(format!("the report of {year}"))
+}
+
+/// Panics with a secret in its message.
+#[mcp_tool(task = "optional")]
+async fn crash() -> String {
+    panic!("cannot connect with password=hunter2-secret")
+}
+
+fn server() -> Server {
+    Server::from_registry("tasks", "1").only([
+        "index",
+        "report",
+        "wait_forever",
+        "delete",
+        "crash",
+        "yearly",
+    ])
+}
+
+/// The `_meta` of a 2026-07-28 request from a client that declares the tasks extension
+/// (or not).
+fn meta(tasks: bool) -> Value {
+    let mut capabilities = json!({ "elicitation": {} });
+    if tasks {
+        capabilities["extensions"] = json!({ TASKS: {} });
+    }
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": { "name": "tasks-test", "version": "1" },
+        "io.modelcontextprotocol/clientCapabilities": capabilities
+    })
+}
+
+/// Sends `method` with `params` (and the extension declared) and returns the reply.
+async fn request(client: &mut common::RawClient, id: u64, method: &str, params: Value) -> Value {
+    let mut params = params;
+    params["_meta"] = meta(true);
+    let line = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
+    client.send(&line.to_string()).await;
+    let reply = client.receive().await;
+    assert_eq!(reply["id"], id, "{reply}");
+    reply
+}
+
+async fn call(client: &mut common::RawClient, id: u64, tool: &str, arguments: Value) -> Value {
+    request(
+        client,
+        id,
+        "tools/call",
+        json!({ "name": tool, "arguments": arguments }),
+    )
+    .await
+}
+
+/// `tasks/get` until the task is `status` (or has ended), within 5 s.
+async fn until(client: &mut common::RawClient, task: &str, status: &str) -> Value {
+    for id in 1000.. {
+        let got = request(client, id, "tasks/get", json!({ "taskId": task })).await;
+        let now = got["result"]["status"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        if now == status || ["completed", "failed", "cancelled"].contains(&now.as_str()) {
+            return got;
+        }
+        assert!(id < 1100, "the task did not become {status}: {got}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    unreachable!()
+}
+
+fn task_id(created: &Value) -> String {
+    created["result"]["taskId"]
+        .as_str()
+        .expect("a task id")
+        .to_owned()
+}
+
+#[tokio::test]
+async fn a_task_answers_at_once_and_its_progress_and_result_are_read_with_tasks_get() {
+    let (mut client, _session) = common::RawClient::connect(server().build().unwrap());
+    let created = call(&mut client, 1, "index", json!({ "millis": 300 })).await;
+    let result = &created["result"];
+    assert_eq!(result["resultType"], "task", "{created}");
+    assert_eq!(result["status"], "working", "{created}");
+    assert_eq!(result["ttlMs"], 3_600_000, "{created}");
+    assert_eq!(result["pollIntervalMs"], 500, "{created}");
+    assert!(result.get("content").is_none(), "{created}");
+    let id = task_id(&created);
+    assert_eq!(id.len(), 32, "128 random bits in hex: {id}");
+
+    let working = until(&mut client, &id, "working").await;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let working = match working["result"]["statusMessage"].is_string() {
+        true => working,
+        false => request(&mut client, 2, "tasks/get", json!({ "taskId": id })).await,
+    };
+    assert_eq!(working["result"]["statusMessage"], "indexing", "{working}");
+
+    let done = until(&mut client, &id, "completed").await;
+    assert_eq!(done["result"]["status"], "completed", "{done}");
+    assert_eq!(done["result"]["resultType"], "complete", "{done}");
+    assert_eq!(
+        done["result"]["result"]["content"][0]["text"], "indexed in 300 ms",
+        "{done}"
+    );
+}
+
+#[tokio::test]
+async fn without_the_extension_an_optional_tool_answers_within_its_request() {
+    let (mut client, _session) = common::RawClient::connect(server().build().unwrap());
+    let line = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": { "name": "index", "arguments": { "millis": 1 }, "_meta": meta(false) }
+    });
+    client.send(&line.to_string()).await;
+    let reply = client.receive().await;
+    assert_eq!(
+        reply["result"]["content"][0]["text"], "indexed in 1 ms",
+        "{reply}"
+    );
+    assert!(reply["result"].get("taskId").is_none(), "{reply}");
+}
+
+#[tokio::test]
+async fn a_required_task_tool_called_plainly_is_refused_naming_the_extension() {
+    let (mut client, _session) = common::RawClient::connect(server().build().unwrap());
+    let line = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": { "name": "report", "arguments": {}, "_meta": meta(false) }
+    });
+    client.send(&line.to_string()).await;
+    let reply = client.receive().await;
+    let error = &reply["error"];
+    assert_eq!(error["code"], -32021, "{reply}");
+    assert_eq!(
+        error["message"],
+        "Missing required client capability: the tool `report` runs only as a task; declare \
+         the tasks extension (`io.modelcontextprotocol/tasks`) in the client's capabilities \
+         and call it again"
+    );
+    assert_eq!(
+        error["data"]["requiredCapabilities"]["extensions"][TASKS],
+        json!({}),
+        "{reply}"
+    );
+}
+
+#[tokio::test]
+async fn an_unknown_task_id_is_invalid_params_that_say_where_ids_come_from() {
+    let (mut client, _session) = common::RawClient::connect(server().build().unwrap());
+    for (id, method) in [(1, "tasks/get"), (2, "tasks/cancel")] {
+        let reply = request(&mut client, id, method, json!({ "taskId": "no-such-task" })).await;
+        assert_eq!(reply["error"]["code"], -32602, "{reply}");
+        assert_eq!(
+            reply["error"]["message"],
+            "no task `no-such-task`: the id is not one this server gave (or the task ended so \
+             long ago that it is forgotten); use the taskId of a tools/call's CreateTaskResult"
+        );
+    }
+}
+
+#[tokio::test]
+async fn an_update_for_a_task_that_asked_nothing_says_it_is_not_waiting() {
+    let (mut client, _session) = common::RawClient::connect(server().build().unwrap());
+    let id = task_id(&call(&mut client, 1, "index", json!({ "millis": 2000 })).await);
+    let answers =
+        json!({ "taskId": id, "inputResponses": { "elicitation-1": { "action": "accept" } } });
+    let reply = request(&mut client, 2, "tasks/update", answers).await;
+    assert_eq!(reply["error"]["code"], -32602, "{reply}");
+    assert_eq!(
+        reply["error"]["message"],
+        format!(
+            "the task `{id}` is not waiting for input: it is working; send tasks/update only \
+             while tasks/get shows it input_required, with answers under the keys of its \
+             inputRequests"
+        )
+    );
+}
+
+#[tokio::test]
+async fn a_question_waits_for_tasks_update_and_the_answer_completes_the_task() {
+    let (mut client, _session) = common::RawClient::connect(server().build().unwrap());
+    let id = task_id(&call(&mut client, 1, "delete", json!({ "file": "a.txt" })).await);
+    let waiting = until(&mut client, &id, "input_required").await;
+    let request_sent = &waiting["result"]["inputRequests"]["elicitation-1"];
+    assert_eq!(request_sent["method"], "elicitation/create", "{waiting}");
+    assert_eq!(
+        request_sent["params"]["message"], "Delete a.txt?",
+        "{waiting}"
+    );
+
+    let answer = json!({ "action": "accept", "content": { "ok": true } });
+    let update = json!({ "taskId": id, "inputResponses": { "elicitation-1": answer } });
+    let ack = request(&mut client, 2, "tasks/update", update).await;
+    assert_eq!(ack["result"], json!({ "resultType": "complete" }), "{ack}");
+    let done = until(&mut client, &id, "completed").await;
+    assert_eq!(
+        done["result"]["result"]["content"][0]["text"], "deleted a.txt",
+        "{done}"
+    );
+}
+
+#[tokio::test]
+async fn cancelling_a_task_cancels_its_body_and_a_second_cancel_acks_alike() {
+    let (mut client, _session) = common::RawClient::connect(server().build().unwrap());
+    SAW_CANCEL.store(false, Ordering::SeqCst);
+    let id = task_id(&call(&mut client, 1, "wait_forever", json!({})).await);
+    let ack = request(&mut client, 2, "tasks/cancel", json!({ "taskId": id })).await;
+    assert_eq!(ack["result"], json!({ "resultType": "complete" }), "{ack}");
+    let got = request(&mut client, 3, "tasks/get", json!({ "taskId": id })).await;
+    assert_eq!(got["result"]["status"], "cancelled", "{got}");
+    for _ in 0..100 {
+        if SAW_CANCEL.load(Ordering::SeqCst) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(
+        SAW_CANCEL.load(Ordering::SeqCst),
+        "the body saw the cancellation"
+    );
+    let again = request(&mut client, 4, "tasks/cancel", json!({ "taskId": id })).await;
+    assert_eq!(
+        again["result"],
+        json!({ "resultType": "complete" }),
+        "{again}"
+    );
+}
+
+#[tokio::test]
+async fn a_cancel_of_a_completed_task_acks_and_the_result_stays() {
+    let (mut client, _session) = common::RawClient::connect(server().build().unwrap());
+    let id = task_id(&call(&mut client, 1, "index", json!({ "millis": 1 })).await);
+    until(&mut client, &id, "completed").await;
+    let ack = request(&mut client, 2, "tasks/cancel", json!({ "taskId": id })).await;
+    assert_eq!(ack["result"], json!({ "resultType": "complete" }), "{ack}");
+    let got = request(&mut client, 3, "tasks/get", json!({ "taskId": id })).await;
+    assert_eq!(got["result"]["status"], "completed", "{got}");
+    assert_eq!(
+        got["result"]["result"]["content"][0]["text"],
+        "indexed in 1 ms"
+    );
+}
+
+#[tokio::test]
+async fn a_task_past_its_ttl_gets_an_error_that_says_it_expired() {
+    let server = server()
+        .task_ttl(Duration::from_millis(200))
+        .build()
+        .unwrap();
+    let (mut client, _session) = common::RawClient::connect(server);
+    let id = task_id(&call(&mut client, 1, "index", json!({ "millis": 1 })).await);
+    until(&mut client, &id, "completed").await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let got = request(&mut client, 2, "tasks/get", json!({ "taskId": id })).await;
+    assert_eq!(got["error"]["code"], -32602, "{got}");
+    assert_eq!(
+        got["error"]["message"],
+        format!(
+            "the task `{id}` has expired: a task is kept for 200 milliseconds after it is created; \
+             call the tool again for a new one"
+        )
+    );
+}
+
+#[tokio::test]
+async fn a_panic_fails_the_task_with_a_protocol_error_whose_message_is_masked() {
+    let (mut client, _session) = common::RawClient::connect(server().build().unwrap());
+    let id = task_id(&call(&mut client, 1, "crash", json!({})).await);
+    let failed = until(&mut client, &id, "failed").await;
+    let result = &failed["result"];
+    assert_eq!(result["status"], "failed", "{failed}");
+    assert_eq!(result["error"]["code"], -32603, "{failed}");
+    let message = result["error"]["message"].as_str().unwrap();
+    assert!(!message.contains("hunter2"), "{message}");
+    assert!(
+        message.contains("crash"),
+        "the message names the tool: {message}"
+    );
+    assert!(result.get("result").is_none(), "{failed}");
+}
+
+#[tokio::test]
+async fn over_the_task_limit_a_call_is_refused_with_what_to_do() {
+    let server = server().max_tasks(1).build().unwrap();
+    let (mut client, _session) = common::RawClient::connect(server);
+    let first = task_id(&call(&mut client, 1, "wait_forever", json!({})).await);
+    let second = call(&mut client, 2, "wait_forever", json!({})).await;
+    assert_eq!(second["error"]["code"], -32603, "{second}");
+    assert_eq!(
+        second["error"]["message"],
+        "the server runs at most 1 tasks at once, and 1 are running: call again when one has \
+         ended"
+    );
+    request(&mut client, 3, "tasks/cancel", json!({ "taskId": first })).await;
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let third = call(&mut client, 4, "index", json!({ "millis": 1 })).await;
+    assert_eq!(third["result"]["resultType"], "task", "{third}");
+}
+
+#[tokio::test]
+async fn a_run_time_tool_runs_as_a_task_when_it_says_so() {
+    let tool = RuntimeTool::new("export", "Exports the data.")
+        .task(TaskSupport::Required)
+        .handler(|args: Arguments| async move {
+            args.finish()?;
+            Ok::<_, ToolError>("exported")
+        });
+    let server = Server::from_registry("tasks", "1")
+        .only(["index"])
+        .tool(tool);
+    let (mut client, _session) = common::RawClient::connect(server.build().unwrap());
+    let id = task_id(&call(&mut client, 1, "export", json!({})).await);
+    let done = until(&mut client, &id, "completed").await;
+    assert_eq!(
+        done["result"]["result"]["content"][0]["text"], "exported",
+        "{done}"
+    );
+}
+
+#[tokio::test]
+async fn a_tool_that_begins_its_task_in_its_body_asks_in_rounds_first() {
+    let (mut client, _session) = common::RawClient::connect(server().build().unwrap());
+    let first = call(&mut client, 1, "yearly", json!({})).await;
+    let result = &first["result"];
+    assert_eq!(result["resultType"], "input_required", "{first}");
+    assert!(result.get("taskId").is_none(), "{first}");
+    let asked = &result["inputRequests"]["elicitation-1"]["params"]["message"];
+    assert_eq!(asked, "Which year?", "{first}");
+
+    let answer = json!({ "action": "accept", "content": { "year": 2025 } });
+    let again = json!({
+        "name": "yearly",
+        "arguments": {},
+        "inputResponses": { "elicitation-1": answer },
+        "requestState": result["requestState"]
+    });
+    let second = request(&mut client, 2, "tools/call", again).await;
+    assert_eq!(second["result"]["resultType"], "task", "{second}");
+    assert!(second["result"].get("requestState").is_none(), "{second}");
+    let done = until(&mut client, &task_id(&second), "completed").await;
+    assert_eq!(
+        done["result"]["result"]["content"][0]["text"], "the report of 2025",
+        "{done}"
+    );
+}
