@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of the workspace: formatting, lints, docs, unit, integration, UI and doc
-# tests, packaging, the runtime without its default features, a bounded run of the fuzz targets on stable, the end-to-end tests
+# tests, packaging, the runtime without its default features, tasks kept in Redis (with a
+# redis-server of the tests' own), a bounded run of the fuzz targets on stable, the end-to-end tests
 # against real MCP clients, among them the README's Getting started built as a fresh crate,
 # and the official MCP conformance suite.
 # scripts/setup.sh first installs what is missing (cargo-nextest, the Python .venv) and
@@ -52,6 +53,9 @@ step check "cargo doc, every public item documented" \
 
 # The bounded fuzz run is a step of its own, below.
 step nextest "tests" cargo nextest run --workspace --exclude mcp-tool-fuzz-stable --locked --no-fail-fast
+
+step nextest "tasks shared through Redis (feature redis): two replicas and a real redis-server" \
+    scripts/redis-tests.sh
 
 step nextest "fuzz (stable, bounded): each fuzz target's check over its seeds and 10,000 mutated inputs" \
     cargo nextest run -p mcp-tool-fuzz-stable --locked --no-fail-fast

@@ -418,3 +418,17 @@ async fn a_tool_that_begins_its_task_in_its_body_asks_in_rounds_first() {
         "{done}"
     );
 }
+
+#[tokio::test]
+async fn a_result_too_large_to_keep_fails_the_task_with_both_sizes() {
+    let server = server().task_result_limit(64).build().unwrap();
+    let (mut client, _session) = common::RawClient::connect(server);
+    let id = task_id(&call(&mut client, 1, "index", json!({ "millis": 1 })).await);
+    let failed = until(&mut client, &id, "failed").await;
+    let message = failed["result"]["error"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("the task's result is ") && message.contains("over the 64 bytes"),
+        "{message}"
+    );
+    assert!(failed["result"].get("result").is_none(), "{failed}");
+}

@@ -255,6 +255,9 @@ pub enum ServerError {
     /// The transport failed to start or broke down.
     #[error("the MCP session failed: {0}")]
     Transport(String),
+    /// The task store the builder was given cannot be used.
+    #[error("the task store cannot be used: {0}")]
+    TaskStore(String),
     /// [`Server::serve_http`](crate::Server::serve_http) could not listen on the address
     /// it was given.
     #[error(

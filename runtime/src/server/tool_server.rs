@@ -30,7 +30,7 @@ use crate::server::settings::HttpOptions;
 use crate::server::settings::{Limits, Rounds, Settings};
 
 use crate::server::derived::Derived;
-use crate::server::tasks::{MemoryStore, Tasks};
+use crate::server::tasks::Tasks;
 use crate::server::tool_list::ToolList;
 use crate::server::tools::Found;
 
@@ -107,9 +107,7 @@ impl ToolServer {
                 calls: settings.max_calls.map(Semaphore::new),
                 rounds: settings.rounds,
                 seal: Derived::default(),
-                tasks: (settings.tasks.enabled).then(|| {
-                    Arc::new(Tasks::new(Arc::new(MemoryStore::default()), settings.tasks))
-                }),
+                tasks: (settings.tasks.enabled).then(|| Arc::new(Tasks::new(settings.tasks))),
                 #[cfg(feature = "http")]
                 http: settings.http,
             }),

@@ -138,3 +138,9 @@ pub fn resident_bytes() -> Option<u64> {
     });
     Some(kib * 1024)
 }
+
+/// Whether the tests run under CI (`CI` set, and not `0`, `false` or `no`), where a test
+/// that cannot get what it needs fails rather than skips.
+pub fn under_ci() -> bool {
+    std::env::var("CI").is_ok_and(|value| !matches!(value.as_str(), "" | "0" | "false" | "no"))
+}

@@ -180,7 +180,7 @@ fn status(status: Status) -> TaskStatus {
 /// The record of the task `id`, or the error for an unknown or expired one.
 async fn record(tasks: &Tasks, id: &str) -> Result<Record, ErrorData> {
     let shown: String = id.chars().take(64).collect();
-    match tasks.store.get(id).await {
+    match tasks.lookup(id).await {
         Ok(Lookup::Found(record)) => Ok(*record),
         Ok(Lookup::Expired) => Err(ErrorData::invalid_params(
             format!(
@@ -289,17 +289,33 @@ pub(crate) async fn update(tasks: &Tasks, params: UpdateTaskParams) -> Result<()
             ));
         }
     }
-    let Some(running) = tasks.running_here(&record.id) else {
-        return Err(ErrorData::internal_error(
-            "the task is not running on this server",
-            None,
-        ));
-    };
-    if running.inbox.give(params.input_responses) {
-        // Written before the ack, so that the next tasks/get sees the answers taken.
-        run::sync(tasks, &record.id, &running).await;
+    if let Some(running) = tasks.running_here(&record.id) {
+        if running.inbox.give(params.input_responses) {
+            // Written before the ack, so that the next tasks/get sees the answers taken.
+            run::sync(tasks, &record.id, &running).await;
+        }
+        return Ok(());
     }
-    Ok(())
+    // Another process runs the task: it takes the answers from the store.
+    let mut record = record;
+    let answers: Map<String, Value> = (params.input_responses.into_iter())
+        .filter(|(key, _)| record.input_requests.contains_key(key))
+        .collect();
+    if answers.is_empty() {
+        return Ok(());
+    }
+    for key in answers.keys() {
+        record.input_requests.remove(key);
+    }
+    let kept = tasks.store.answer(&record.id, answers).await;
+    let written = match kept {
+        Ok(()) => tasks.store.put(record).await.map(|_| ()),
+        Err(error) => Err(error),
+    };
+    written.map_err(|error| {
+        tracing::error!(%error, "the answers to a task were not stored");
+        ErrorData::internal_error("the task store failed: try again later", None)
+    })
 }
 
 /// `tasks/cancel`: cancels a running task; a task that has ended stays as it ended.

@@ -18,7 +18,7 @@ use crate::model::{
     SamplingResponse,
 };
 use crate::protocol::{bridge, rounds};
-use crate::server::tasks::{Lookup, NotStarted, Record, Running, Status, Tasks, now_ms};
+use crate::server::tasks::{Lookup, NotStarted, Record, Running, Status, Tasks, millis, now_ms};
 use crate::server::tool_server::{Answer, Refusal, ToolServer};
 
 /// What the run needs of the request that started it.
@@ -98,12 +98,18 @@ pub(crate) fn spawn(
         let call = server.run_tool(&run.0.origin.tool, arguments, Some(&run));
         let mut call = std::pin::pin!(call);
         let inbox = &run.0.running.inbox;
+        let mut watch = Watch::new(&run.0.tasks);
         let outcome = loop {
             tokio::select! {
                 outcome = &mut call => break outcome,
                 () = inbox.changed() => {
                     if let Some(id) = run.0.task.get() {
                         sync(&run.0.tasks, id, &run.0.running).await;
+                    }
+                }
+                () = watch.tick() => {
+                    if let Some(id) = run.0.task.get() {
+                        look_in_store(&run.0.tasks, id, &run.0.running).await;
                     }
                 }
             }
@@ -121,6 +127,52 @@ pub(crate) fn spawn(
         }
     });
     handle
+}
+
+/// When a running task looks in a shared store: for answers and a cancellation that
+/// came through other processes, and to renew its lease. Never, for a store of this
+/// process alone.
+struct Watch(Option<tokio::time::Interval>);
+
+impl Watch {
+    fn new(tasks: &Tasks) -> Self {
+        if !tasks.store.shared() {
+            return Self(None);
+        }
+        let settings = &tasks.settings;
+        let every = settings.poll_interval.min(settings.lease / 3);
+        let mut interval = tokio::time::interval(every.max(std::time::Duration::from_millis(10)));
+        interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        Self(Some(interval))
+    }
+
+    async fn tick(&mut self) {
+        match &mut self.0 {
+            Some(interval) => {
+                interval.tick().await;
+            }
+            None => std::future::pending().await,
+        }
+    }
+}
+
+/// Takes the answers other processes kept for the running task `id`, cancels it when
+/// another process cancelled it, and renews its lease.
+async fn look_in_store(tasks: &Tasks, id: &str, running: &Running) {
+    match tasks.store.take_answers(id).await {
+        Ok(answers) if !answers.is_empty() => {
+            running.inbox.give(answers);
+        }
+        Ok(_) => {}
+        Err(error) => tracing::warn!(task = id, %error, "the task's answers were not read"),
+    }
+    if let Ok(Lookup::Found(record)) = tasks.store.get(id).await
+        && record.status == Status::Cancelled
+    {
+        running.cancel.cancel();
+        return;
+    }
+    sync(tasks, id, running).await;
 }
 
 /// Writes what the running task's inbox holds to its record: the questions waiting
@@ -151,6 +203,9 @@ pub(crate) async fn sync(tasks: &Tasks, id: &str, running: &Running) {
     record.input_requests = requests;
     record.message = running.inbox.message();
     record.updated_ms = now_ms();
+    record.lease_until_ms = record
+        .updated_ms
+        .saturating_add(millis(tasks.settings.lease));
     if let Err(error) = tasks.store.put(*record).await {
         tracing::warn!(task = id, %error, "the task's progress was not stored");
     }
@@ -165,10 +220,22 @@ async fn end(tasks: &Tasks, id: &str, outcome: Result<Answer, Refusal>) {
     record.input_requests = Map::new();
     match outcome {
         Ok(answer) => match serde_json::to_value(bridge::call_result(answer)) {
-            Ok(result) => {
-                record.status = Status::Completed;
-                record.result = Some(result);
-            }
+            Ok(result) => match serde_json::to_vec(&result).map_or(0, |bytes| bytes.len()) {
+                size if size > tasks.settings.max_result_bytes => {
+                    let limit = tasks.settings.max_result_bytes;
+                    tracing::warn!(task = id, size, limit, "a task's result is too large");
+                    let message = format!(
+                        "the task's result is {size} bytes of JSON, over the {limit} bytes a \
+                         task may keep (Server::task_result_limit): return less, or a link to \
+                         where the result is"
+                    );
+                    failed(&mut record, -32603, message);
+                }
+                _ => {
+                    record.status = Status::Completed;
+                    record.result = Some(result);
+                }
+            },
             Err(error) => failed(
                 &mut record,
                 -32603,

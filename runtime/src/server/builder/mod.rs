@@ -438,6 +438,9 @@ impl Server {
     pub fn build(mut self) -> Result<ToolServer, ServerError> {
         crate::outcome::panics::install_hook();
         let entries = self.selected()?;
+        if let Some(why) = self.settings.tasks.refused.take() {
+            return Err(ServerError::TaskStore(why));
+        }
         // A server serves tasks when a tool allows them, or when it was told to.
         self.settings.tasks.enabled |= (entries.iter())
             .any(|entry| entry.spec().task.allows_tasks())

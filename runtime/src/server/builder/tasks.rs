@@ -4,6 +4,8 @@
 use std::time::Duration;
 
 use crate::server::builder::Server;
+#[cfg(feature = "redis")]
+use crate::server::tasks::RedisStore;
 
 impl Server {
     /// Serves tasks (the tasks extension, `io.modelcontextprotocol/tasks`) even when no
@@ -69,6 +71,61 @@ impl Server {
     /// ```
     pub fn task_poll_interval(mut self, interval: Duration) -> Self {
         self.settings.tasks.poll_interval = interval;
+        self
+    }
+
+    /// Keeps tasks in Redis at `url` (`redis://host:port`, `rediss://` for TLS), shared
+    /// by every replica given the same URL: a task started through one replica is
+    /// polled, answered and cancelled through any other, and a replica that dies
+    /// mid-task leaves its tasks failed once their lease lapses
+    /// ([`task_lease`](Self::task_lease)). The keys begin with `mcp-tool:task:`. The
+    /// server connects when it first needs to; [`build`](Self::build) fails when `url`
+    /// is not a Redis URL.
+    ///
+    /// ```
+    /// let server = mcp_tool::Server::from_registry("reports", "1.0.0")
+    ///     .task_store_redis("redis://127.0.0.1:6379");
+    /// # drop(server);
+    /// ```
+    #[cfg(feature = "redis")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
+    pub fn task_store_redis(mut self, url: &str) -> Self {
+        self.settings.tasks.enabled = true;
+        match RedisStore::new(url, "mcp-tool:task:") {
+            Ok(store) => self.settings.tasks.store = Some(std::sync::Arc::new(store)),
+            Err(why) => self.settings.tasks.refused = Some(why),
+        }
+        self
+    }
+
+    /// How long a running task's lease lasts: the process running it renews it three
+    /// times as often, and a task whose lease lapsed before it ended (its process died)
+    /// is failed, with a message that says so, when it is next read. 15 seconds unless
+    /// set.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    ///
+    /// let server = mcp_tool::Server::from_registry("reports", "1.0.0")
+    ///     .task_lease(Duration::from_secs(5));
+    /// # drop(server);
+    /// ```
+    pub fn task_lease(mut self, lease: Duration) -> Self {
+        self.settings.tasks.lease = lease;
+        self
+    }
+
+    /// The largest result a task may keep, in bytes of JSON: a task whose result is
+    /// larger fails, with a message that gives both sizes, rather than losing it in the
+    /// store. 4 MiB unless set.
+    ///
+    /// ```
+    /// let server = mcp_tool::Server::from_registry("reports", "1.0.0")
+    ///     .task_result_limit(1024 * 1024);
+    /// # drop(server);
+    /// ```
+    pub fn task_result_limit(mut self, bytes: usize) -> Self {
+        self.settings.tasks.max_result_bytes = bytes;
         self
     }
 }

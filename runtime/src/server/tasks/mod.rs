@@ -12,20 +12,26 @@
 //! `protocol/tasks` runs a task and speaks the wire.
 
 mod inbox;
+#[cfg(feature = "redis")]
+mod redis;
 mod store;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 pub(crate) use inbox::Inbox;
+#[cfg(feature = "redis")]
+pub(crate) use redis::RedisStore;
 pub(crate) use store::{Lookup, MemoryStore, TaskStore};
 
 /// How a task stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub(crate) enum Status {
     Working,
     InputRequired,
@@ -53,7 +59,7 @@ impl Status {
 }
 
 /// One task, as the store keeps it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct Record {
     pub(crate) id: String,
     /// The tool it runs.
@@ -72,11 +78,15 @@ pub(crate) struct Record {
     pub(crate) result: Option<Value>,
     /// A failed task's error, `{code, message}`.
     pub(crate) error: Option<Value>,
+    /// Until when the process running the task vouches for it (milliseconds since the
+    /// Unix epoch): it renews this while the task runs, and a task whose lease lapsed
+    /// before it ended is failed.
+    pub(crate) lease_until_ms: i64,
 }
 
 impl Record {
     /// A new working task.
-    pub(crate) fn new(tool: &str, ttl: Duration) -> Self {
+    pub(crate) fn new(tool: &str, ttl: Duration, lease: Duration) -> Self {
         let now = now_ms();
         Self {
             id: new_id(),
@@ -89,7 +99,14 @@ impl Record {
             input_requests: Map::new(),
             result: None,
             error: None,
+            lease_until_ms: now.saturating_add(millis(lease)),
         }
+    }
+
+    /// Whether the process running the task stopped vouching for it at `now`: the task
+    /// has not ended, and its lease lapsed.
+    pub(crate) fn abandoned(&self, now: i64) -> bool {
+        !self.status.is_terminal() && self.lease_until_ms < now
     }
 
     /// Whether the task outlived its time to live at `now`.
@@ -97,6 +114,11 @@ impl Record {
         let ttl = i64::try_from(self.ttl_ms).unwrap_or(i64::MAX);
         now.saturating_sub(self.created_ms) > ttl
     }
+}
+
+/// `duration` in milliseconds, as a time difference.
+pub(crate) fn millis(duration: Duration) -> i64 {
+    i64::try_from(duration.as_millis()).unwrap_or(i64::MAX)
 }
 
 /// Milliseconds since the Unix epoch.
@@ -135,6 +157,14 @@ pub(crate) struct TaskSettings {
     pub(crate) max_running: usize,
     /// How often a client is told to poll.
     pub(crate) poll_interval: Duration,
+    /// How long a running task's lease lasts; it is renewed three times as often.
+    pub(crate) lease: Duration,
+    /// The largest result a task may keep, in bytes of JSON.
+    pub(crate) max_result_bytes: usize,
+    /// Where tasks are kept: in this process unless the builder gave a store.
+    pub(crate) store: Option<Arc<dyn TaskStore>>,
+    /// Why the store the builder was given cannot be used.
+    pub(crate) refused: Option<String>,
 }
 
 impl Default for TaskSettings {
@@ -144,6 +174,10 @@ impl Default for TaskSettings {
             ttl: Duration::from_secs(3600),
             max_running: 64,
             poll_interval: Duration::from_millis(500),
+            lease: Duration::from_secs(15),
+            max_result_bytes: 4 * 1024 * 1024,
+            store: None,
+            refused: None,
         }
     }
 }
@@ -189,12 +223,41 @@ impl std::fmt::Display for NotStarted {
 }
 
 impl Tasks {
-    pub(crate) fn new(store: Arc<dyn TaskStore>, settings: TaskSettings) -> Self {
+    pub(crate) fn new(settings: TaskSettings) -> Self {
+        let store = (settings.store.clone()).unwrap_or_else(|| Arc::new(MemoryStore::default()));
         Self {
             store,
             settings,
             running: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// The record of the task `id`; a task whose process stopped before it ended (its
+    /// lease lapsed) is failed first, saying so.
+    pub(crate) async fn lookup(&self, id: &str) -> Result<Lookup, String> {
+        let found = self.store.get(id).await?;
+        let Lookup::Found(mut record) = found else {
+            return Ok(found);
+        };
+        // Only a shared store's tasks run in other processes, which may die.
+        if self.store.shared() && record.abandoned(now_ms()) {
+            record.status = Status::Failed;
+            record.input_requests = Map::new();
+            record.error = Some(serde_json::json!({
+                "code": -32603,
+                "message": format!(
+                    "the server running the task stopped before it ended (its lease lapsed \
+                     at {}): call the tool again",
+                    iso8601(record.lease_until_ms)
+                ),
+            }));
+            record.updated_ms = now_ms();
+            tracing::warn!(task = id, tool = %record.tool, "task failed: its lease lapsed");
+            self.store.put((*record).clone()).await?;
+            // Whichever end was written first stays.
+            return self.store.get(id).await;
+        }
+        Ok(Lookup::Found(record))
     }
 
     fn running(&self) -> std::sync::MutexGuard<'_, HashMap<String, Running>> {
@@ -206,7 +269,7 @@ impl Tasks {
     /// Records a new task of `tool`, working, and counts it as `running` here; the
     /// record is in the store when this returns, so a `tasks/get` finds it at once.
     pub(crate) async fn start(&self, tool: &str, running: &Running) -> Result<Record, NotStarted> {
-        let record = Record::new(tool, self.settings.ttl);
+        let record = Record::new(tool, self.settings.ttl, self.settings.lease);
         {
             let mut all = self.running();
             if all.len() >= self.settings.max_running {

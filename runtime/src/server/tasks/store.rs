@@ -4,6 +4,8 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
+use serde_json::{Map, Value};
+
 use crate::call::session::Pending;
 use crate::server::tasks::{Record, now_ms};
 
@@ -30,6 +32,21 @@ pub(crate) trait TaskStore: Send + Sync + std::fmt::Debug {
     /// written once, and whichever end comes first (its result, or its cancellation)
     /// stays. Answers whether the record was written.
     fn put(&self, record: Record) -> Pending<'_, Result<bool, String>>;
+
+    /// Keeps the client's answers to the task `id`'s questions for the process that runs
+    /// it, which [takes](Self::take_answers) them.
+    fn answer<'a>(
+        &'a self,
+        id: &'a str,
+        answers: Map<String, Value>,
+    ) -> Pending<'a, Result<(), String>>;
+
+    /// The answers kept for the task `id`, removed from the store.
+    fn take_answers<'a>(&'a self, id: &'a str) -> Pending<'a, Result<Map<String, Value>, String>>;
+
+    /// Whether other processes share the store: then the process running a task looks
+    /// in it for answers and a cancellation that came through another process.
+    fn shared(&self) -> bool;
 }
 
 /// Tasks kept in this process: nothing to start, and nothing shared with another
@@ -42,6 +59,7 @@ pub(crate) struct MemoryStore {
 #[derive(Debug, Default)]
 struct Records {
     live: HashMap<String, Record>,
+    answers: HashMap<String, Map<String, Value>>,
     /// Expired tasks, by id, with when they expired: an expired task is told apart from
     /// an unknown one for as long again as its time to live.
     expired: HashMap<String, i64>,
@@ -56,6 +74,7 @@ impl Records {
             .map(|(id, _)| id.clone())
             .collect();
         for id in gone {
+            self.answers.remove(&id);
             if let Some(record) = self.live.remove(&id) {
                 let ttl = i64::try_from(record.ttl_ms).unwrap_or(i64::MAX);
                 self.expired.insert(id, now.saturating_add(ttl));
@@ -102,5 +121,27 @@ impl TaskStore for MemoryStore {
             _ => false,
         };
         Box::pin(std::future::ready(Ok(written)))
+    }
+
+    fn answer<'a>(
+        &'a self,
+        id: &'a str,
+        answers: Map<String, Value>,
+    ) -> Pending<'a, Result<(), String>> {
+        self.records()
+            .answers
+            .entry(id.to_owned())
+            .or_default()
+            .extend(answers);
+        Box::pin(std::future::ready(Ok(())))
+    }
+
+    fn take_answers<'a>(&'a self, id: &'a str) -> Pending<'a, Result<Map<String, Value>, String>> {
+        let taken = self.records().answers.remove(id).unwrap_or_default();
+        Box::pin(std::future::ready(Ok(taken)))
+    }
+
+    fn shared(&self) -> bool {
+        false
     }
 }

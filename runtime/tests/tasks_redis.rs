@@ -1,0 +1,292 @@
+//! Tasks shared through Redis by two replicas of a server (feature `redis`): a real
+//! `redis-server`, started by the test on a free port of 127.0.0.1 and stopped after it,
+//! and two servers given its URL, each over its own line transport. A task started on
+//! one is polled, answered and cancelled through the other, and a replica that stops
+//! mid-task (its runtime shut down, as a killed process's would be) leaves the task
+//! failed once its lease lapses.
+//!
+//! `scripts/setup-redis.sh` installs `redis-server` with apt-get when it is missing.
+//! Without it the tests fail under CI and say why elsewhere.
+
+#![cfg(feature = "redis")]
+
+mod common;
+
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use mcp_tool::model::Elicitation;
+use mcp_tool::{Context, Server, ToolError, mcp_tool};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+const TASKS: &str = "io.modelcontextprotocol/tasks";
+
+#[derive(Deserialize, JsonSchema)]
+struct Confirm {
+    ok: bool,
+}
+
+/// Asks before it deletes.
+#[mcp_tool(task = "optional")]
+async fn delete(ctx: Context, file: String) -> Result<String, ToolError> {
+    match ctx.elicit::<Confirm>(format!("Delete {file}?")).await? {
+        Elicitation::Accepted(Confirm { ok: true }) => Ok(format!("deleted {file}")),
+        _ => Ok(format!("kept {file}")),
+    }
+}
+
+static SAW_CANCEL: AtomicBool = AtomicBool::new(false);
+
+/// Works until it is cancelled, and notes that it saw the cancellation.
+#[mcp_tool(task = "optional")]
+async fn crawl(ctx: Context) -> String {
+    ctx.cancelled().await;
+    SAW_CANCEL.store(true, Ordering::SeqCst);
+    "stopped".to_owned()
+}
+
+/// Works for `millis`.
+#[mcp_tool(task = "optional")]
+async fn index(millis: u64) -> String {
+    tokio::time::sleep(Duration::from_millis(millis)).await;
+    format!("indexed in {millis} ms")
+}
+
+/// A `redis-server` of the test's own, on a free port; stopped when dropped.
+struct Redis {
+    child: Child,
+    url: String,
+}
+
+impl Redis {
+    fn start() -> Option<Self> {
+        let binary = std::env::var("REDIS_SERVER").unwrap_or_else(|_| "redis-server".to_owned());
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .expect("a free port")
+            .port();
+        let spawned = Command::new(&binary)
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+            .args(["--save", "", "--appendonly", "no"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn();
+        let child = match spawned {
+            Ok(child) => child,
+            Err(error) => {
+                let why = format!(
+                    "cannot start {binary} ({error}): install it with scripts/setup-redis.sh"
+                );
+                assert!(!common::under_ci(), "{why}");
+                eprintln!("SKIPPED: {why}");
+                return None;
+            }
+        };
+        let redis = Self {
+            child,
+            url: format!("redis://127.0.0.1:{port}"),
+        };
+        let began = Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                began.elapsed() < Duration::from_secs(10),
+                "redis-server did not listen on {port} within 10 s"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        Some(redis)
+    }
+}
+
+impl Drop for Redis {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn replica(redis: &Redis) -> Server {
+    Server::from_registry("replica", "1")
+        .only(["delete", "crawl", "index"])
+        .task_store_redis(&redis.url)
+        .task_lease(Duration::from_millis(600))
+        .task_poll_interval(Duration::from_millis(50))
+}
+
+fn meta() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": { "name": "replicas-test", "version": "1" },
+        "io.modelcontextprotocol/clientCapabilities": {
+            "elicitation": {}, "extensions": { TASKS: {} }
+        }
+    })
+}
+
+async fn request(client: &mut common::RawClient, id: u64, method: &str, params: Value) -> Value {
+    let mut params = params;
+    params["_meta"] = meta();
+    let line = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
+    client.send(&line.to_string()).await;
+    let reply = client.receive().await;
+    assert_eq!(reply["id"], id, "{reply}");
+    reply
+}
+
+async fn start(client: &mut common::RawClient, tool: &str, arguments: Value) -> String {
+    let params = json!({ "name": tool, "arguments": arguments });
+    let created = request(client, 1, "tools/call", params).await;
+    assert_eq!(created["result"]["resultType"], "task", "{created}");
+    created["result"]["taskId"].as_str().unwrap().to_owned()
+}
+
+/// `tasks/get` on `client` until the task is `status` (or has ended), within 10 s.
+async fn until(client: &mut common::RawClient, task: &str, status: &str) -> Value {
+    let began = Instant::now();
+    for id in 100.. {
+        let got = request(client, id, "tasks/get", json!({ "taskId": task })).await;
+        let now = got["result"]["status"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        if now == status || ["completed", "failed", "cancelled"].contains(&now.as_str()) {
+            return got;
+        }
+        assert!(
+            began.elapsed() < Duration::from_secs(10),
+            "not {status}: {got}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    unreachable!()
+}
+
+#[tokio::test]
+async fn a_task_begun_on_one_replica_is_answered_and_read_through_the_other() {
+    let Some(redis) = Redis::start() else { return };
+    let (mut first, _a) = common::RawClient::connect(replica(&redis).build().unwrap());
+    let (mut second, _b) = common::RawClient::connect(replica(&redis).build().unwrap());
+    let id = start(&mut first, "delete", json!({ "file": "a.txt" })).await;
+
+    let waiting = until(&mut second, &id, "input_required").await;
+    let asked = &waiting["result"]["inputRequests"]["elicitation-1"]["params"]["message"];
+    assert_eq!(asked, "Delete a.txt?", "{waiting}");
+    let answer = json!({ "action": "accept", "content": { "ok": true } });
+    let update = json!({ "taskId": id, "inputResponses": { "elicitation-1": answer } });
+    let ack = request(&mut second, 2, "tasks/update", update).await;
+    assert_eq!(ack["result"], json!({ "resultType": "complete" }), "{ack}");
+
+    let done = until(&mut second, &id, "completed").await;
+    assert_eq!(
+        done["result"]["result"]["content"][0]["text"], "deleted a.txt",
+        "{done}"
+    );
+    let same = request(&mut first, 3, "tasks/get", json!({ "taskId": id })).await;
+    assert_eq!(same["result"]["result"], done["result"]["result"], "{same}");
+}
+
+#[tokio::test]
+async fn a_task_cancelled_through_the_other_replica_stops_running() {
+    let Some(redis) = Redis::start() else { return };
+    SAW_CANCEL.store(false, Ordering::SeqCst);
+    let (mut first, _a) = common::RawClient::connect(replica(&redis).build().unwrap());
+    let (mut second, _b) = common::RawClient::connect(replica(&redis).build().unwrap());
+    let id = start(&mut first, "crawl", json!({})).await;
+    let ack = request(&mut second, 2, "tasks/cancel", json!({ "taskId": id })).await;
+    assert_eq!(ack["result"], json!({ "resultType": "complete" }), "{ack}");
+    let began = Instant::now();
+    while !SAW_CANCEL.load(Ordering::SeqCst) {
+        assert!(
+            began.elapsed() < Duration::from_secs(5),
+            "the body never saw the cancel"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let got = request(&mut first, 3, "tasks/get", json!({ "taskId": id })).await;
+    assert_eq!(got["result"]["status"], "cancelled", "{got}");
+}
+
+#[test]
+fn a_replica_that_stops_mid_task_leaves_it_failed_after_its_lease() {
+    let Some(redis) = Redis::start() else { return };
+    // The first replica runs on a runtime of its own, shut down mid-task as a killed
+    // process stops: its tasks stop, and nothing renews their lease.
+    let doomed = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    let server = replica(&redis).build().unwrap();
+    let (id, finished) = doomed.block_on(async {
+        let (mut client, _session) = common::RawClient::connect(server);
+        let running = start(&mut client, "index", json!({ "millis": 60_000 })).await;
+        let finished = start(&mut client, "index", json!({ "millis": 1 })).await;
+        until(&mut client, &finished, "completed").await;
+        (running, finished)
+    });
+    doomed.shutdown_background();
+
+    let survivor = tokio::runtime::Runtime::new().unwrap();
+    survivor.block_on(async {
+        let (mut client, _session) = common::RawClient::connect(replica(&redis).build().unwrap());
+        let before = request(&mut client, 2, "tasks/get", json!({ "taskId": id })).await;
+        assert_eq!(before["result"]["status"], "working", "{before}");
+        tokio::time::sleep(Duration::from_millis(900)).await;
+        let after = request(&mut client, 3, "tasks/get", json!({ "taskId": id })).await;
+        assert_eq!(after["result"]["status"], "failed", "{after}");
+        let message = after["result"]["error"]["message"].as_str().unwrap();
+        assert!(
+            message.starts_with("the server running the task stopped before it ended"),
+            "{message}"
+        );
+        // The task that had ended keeps its result.
+        let kept = request(&mut client, 4, "tasks/get", json!({ "taskId": finished })).await;
+        assert_eq!(
+            kept["result"]["result"]["content"][0]["text"], "indexed in 1 ms",
+            "{kept}"
+        );
+    });
+}
+
+#[tokio::test]
+async fn an_expired_task_is_told_apart_from_an_unknown_one_in_redis() {
+    let Some(redis) = Redis::start() else { return };
+    let server = replica(&redis)
+        .task_ttl(Duration::from_millis(300))
+        .build()
+        .unwrap();
+    let (mut client, _session) = common::RawClient::connect(server);
+    let id = start(&mut client, "index", json!({ "millis": 1 })).await;
+    until(&mut client, &id, "completed").await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let expired = request(&mut client, 2, "tasks/get", json!({ "taskId": id })).await;
+    assert_eq!(expired["error"]["code"], -32602, "{expired}");
+    let message = expired["error"]["message"].as_str().unwrap();
+    assert!(message.contains("has expired"), "{message}");
+    let unknown = request(&mut client, 3, "tasks/get", json!({ "taskId": "nope" })).await;
+    assert!(
+        unknown["error"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("no task `nope`")
+    );
+}
+
+#[test]
+fn a_url_that_is_not_redis_fails_the_build_saying_so() {
+    let error = Server::from_registry("replica", "1")
+        .only(["index"])
+        .task_store_redis("http://example.com")
+        .build()
+        .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .starts_with("the task store cannot be used: not a Redis URL"),
+        "{error}"
+    );
+}
