@@ -126,6 +126,15 @@ if doing criterion; then
 
     step "tools defined at run time against attribute tools (criterion)"
     cargo bench --locked -p mcp-tool-benches --bench runtime_tools -- "${criterion_args[@]}"
+
+    step "a tool run as a task, in memory and in Redis, against a plain call (criterion)"
+    if redis="$(scripts/setup-redis.sh)"; then
+        REDIS_SERVER="$redis" cargo bench --locked -p mcp-tool-benches --features redis \
+            --bench tasks -- "${criterion_args[@]}"
+    else
+        echo "compare.sh: no redis-server, so tasks are measured in memory only" >&2
+        cargo bench --locked -p mcp-tool-benches --bench tasks -- "${criterion_args[@]}"
+    fi
 fi
 
 if doing callgrind && ! command -v valgrind >/dev/null; then

@@ -19,6 +19,7 @@ mod masking;
 mod runtime;
 mod svg;
 mod table;
+mod tasks;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -31,6 +32,7 @@ use masking::masking_rows;
 use runtime::runtime_rows;
 use svg::svg;
 use table::rows;
+use tasks::task_rows;
 
 struct Options {
     criterion: Option<PathBuf>,
@@ -158,6 +160,7 @@ fn run(options: &Options) -> anyhow::Result<()> {
         &rows,
         medians.process,
         &runtime_rows(&medians),
+        &task_rows(&medians),
         &masking,
         &machine,
     );

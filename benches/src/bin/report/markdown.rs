@@ -6,6 +6,7 @@ use crate::data::{ProcessRuns, lookup};
 use crate::masking::{MaskingRow, masking_markdown};
 use crate::runtime::{RuntimeRow, runtime_markdown};
 use crate::table::{Row, Unit, Versus, cell, ratio, thousands};
+use crate::tasks::{TaskRow, task_markdown};
 
 /// The paragraph above the table: the machine, the commit, the run, the columns.
 fn intro(out: &mut String, machine: &[(String, String)]) {
@@ -169,6 +170,7 @@ pub(crate) fn markdown(
     rows: &[Row],
     process: Option<ProcessRuns>,
     runtime_rows: &[RuntimeRow],
+    task_rows: &[TaskRow],
     masking_rows: &[MaskingRow],
     machine: &[(String, String)],
 ) -> String {
@@ -178,6 +180,7 @@ pub(crate) fn markdown(
     let http = rows.iter().any(|r| r.unit == Unit::CallsPerSecond);
     notes(&mut out, machine, process, http);
     runtime_markdown(&mut out, runtime_rows);
+    task_markdown(&mut out, task_rows);
     masking_markdown(&mut out, masking_rows);
     out
 }
