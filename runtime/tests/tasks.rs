@@ -73,6 +73,17 @@ async fn yearly(ctx: Context) -> Result<String, ToolError> {
     Ok(format!("the report of {year}"))
 }
 
+/// Asks, gives up waiting after a moment, and works on.
+#[mcp_tool(task = "optional")]
+async fn impatient(ctx: Context) -> String {
+    let asked = ctx.elicit::<Confirm>("Go on?");
+    let answered = tokio::time::timeout(Duration::from_millis(100), asked)
+        .await
+        .is_ok();
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    format!("answered: {answered}")
+}
+
 /// Panics with a secret in its message.
 #[mcp_tool(task = "optional")]
 async fn crash() -> String {
@@ -87,6 +98,7 @@ fn server() -> Server {
         "delete",
         "crash",
         "yearly",
+        "impatient",
     ])
 }
 
@@ -431,4 +443,61 @@ async fn a_result_too_large_to_keep_fails_the_task_with_both_sizes() {
         "{message}"
     );
     assert!(failed["result"].get("result").is_none(), "{failed}");
+}
+
+#[tokio::test]
+async fn a_question_the_body_stopped_waiting_for_is_withdrawn() {
+    let (mut client, _session) = common::RawClient::connect(server().build().unwrap());
+    let id = task_id(&call(&mut client, 1, "impatient", json!({})).await);
+    until(&mut client, &id, "input_required").await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let got = request(&mut client, 2, "tasks/get", json!({ "taskId": id })).await;
+    assert_eq!(got["result"]["status"], "working", "{got}");
+    assert!(got["result"].get("inputRequests").is_none(), "{got}");
+    let done = until(&mut client, &id, "completed").await;
+    assert_eq!(
+        done["result"]["result"]["content"][0]["text"],
+        "answered: false"
+    );
+}
+
+#[tokio::test]
+async fn a_task_still_running_at_the_end_of_its_ttl_is_cancelled() {
+    SAW_CANCEL.store(false, Ordering::SeqCst);
+    let server = server()
+        .task_ttl(Duration::from_millis(200))
+        .build()
+        .unwrap();
+    let (mut client, _session) = common::RawClient::connect(server);
+    task_id(&call(&mut client, 1, "wait_forever", json!({})).await);
+    for _ in 0..100 {
+        if SAW_CANCEL.load(Ordering::SeqCst) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("the body ran on after its task expired");
+}
+
+#[test]
+fn a_task_tool_added_to_a_server_without_tasks_is_refused_saying_how() {
+    let server = Server::from_tools("tasks", "1", []).tool(
+        RuntimeTool::new("plain", "Says hi.").handler(|args: Arguments| async move {
+            args.finish()?;
+            Ok::<_, ToolError>("hi")
+        }),
+    );
+    let server = server.build().unwrap();
+    let tool = RuntimeTool::new("export", "Exports the data.")
+        .task(TaskSupport::Optional)
+        .handler(|args: Arguments| async move {
+            args.finish()?;
+            Ok::<_, ToolError>("exported")
+        });
+    let error = server.add_tool(tool).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "the task store cannot be used: the tool `export` runs as a task, and this server was \
+         built without tasks: call Server::serve_tasks() before build()"
+    );
 }

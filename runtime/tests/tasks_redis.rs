@@ -286,7 +286,7 @@ fn a_url_that_is_not_redis_fails_the_build_saying_so() {
     assert!(
         error
             .to_string()
-            .starts_with("the task store cannot be used: not a Redis URL"),
+            .starts_with("the task store cannot be used: `redis::Client` refused the URL"),
         "{error}"
     );
 }

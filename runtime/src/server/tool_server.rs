@@ -155,6 +155,13 @@ impl ToolServer {
     /// # }
     /// ```
     pub fn add_tool(&self, tool: RuntimeTool) -> Result<(), ServerError> {
+        if tool.task_support().allows_tasks() && self.shared.tasks.is_none() {
+            return Err(ServerError::TaskStore(format!(
+                "the tool `{}` runs as a task, and this server was built without tasks: call \
+                 Server::serve_tasks() before build()",
+                tool.name()
+            )));
+        }
         self.shared.list.add(tool)
     }
 
@@ -296,7 +303,9 @@ impl ToolServer {
         let Some(mut tool) = self.find(name) else {
             return Err(Refusal::Call(self.unknown_tool(name)));
         };
-        let calls = self.shared.calls.as_ref();
+        // A task's call waits on people and outlives requests: it takes no call slot.
+        let calls = (self.shared.calls.as_ref())
+            .filter(|_| !request.is_some_and(|request| request.runs_as_task()));
         let mut input = CallInput::new(
             tool.name(),
             arguments,

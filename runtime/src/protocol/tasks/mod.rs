@@ -43,9 +43,11 @@ pub(crate) async fn call(
         let tool = server.find(&request.name)?;
         (tool.task(), tool.task_in_body())
     };
+    if support == TaskSupport::Forbidden {
+        return None;
+    }
     let declared = (context.client_capabilities()).is_some_and(|caps| caps.supports_tasks());
     match support {
-        TaskSupport::Forbidden => return None,
         TaskSupport::Optional if !declared => return None,
         TaskSupport::Required if !declared => return Some(Err(task_required(&request.name))),
         _ => {}
@@ -222,7 +224,7 @@ fn words(duration: std::time::Duration) -> String {
 
 /// `tasks/get`: the task, with its questions, result or error inlined.
 pub(crate) async fn get(tasks: &Tasks, params: GetTaskParams) -> Result<GetTaskResult, ErrorData> {
-    let record = record(tasks, &params.task_id).await?;
+    let mut record = record(tasks, &params.task_id).await?;
     let payload = match record.status {
         Status::Working => TaskPayload::Working,
         Status::Cancelled => TaskPayload::Cancelled,
@@ -230,10 +232,10 @@ pub(crate) async fn get(tasks: &Tasks, params: GetTaskParams) -> Result<GetTaskR
             input_requests: input_requests(&record.input_requests),
         },
         Status::Completed => TaskPayload::Completed {
-            result: object(record.result.clone()),
+            result: object(record.result.take()),
         },
         Status::Failed => TaskPayload::Failed {
-            error: object(record.error.clone()),
+            error: object(record.error.take()),
         },
     };
     Ok(GetTaskResult::new(DetailedTask::new(
@@ -307,13 +309,16 @@ pub(crate) async fn update(tasks: &Tasks, params: UpdateTaskParams) -> Result<()
     for key in answers.keys() {
         record.input_requests.remove(key);
     }
+    if record.input_requests.is_empty() {
+        record.status = Status::Working;
+    }
     let kept = tasks.store.answer(&record.id, answers).await;
     let written = match kept {
         Ok(()) => tasks.store.put(record).await.map(|_| ()),
         Err(error) => Err(error),
     };
     written.map_err(|error| {
-        tracing::error!(%error, "the answers to a task were not stored");
+        tracing::error!(task = %params.task_id, %error, "the answers to a task were not stored");
         ErrorData::internal_error("the task store failed: try again later", None)
     })
 }
@@ -332,8 +337,10 @@ pub(crate) async fn cancel(tasks: &Tasks, params: CancelTaskParams) -> Result<()
     record.updated_ms = now_ms();
     let id = record.id.clone();
     match tasks.store.put(record).await {
-        Ok(_) => {
-            tracing::info!(task = %id, "task cancelled");
+        Ok(written) => {
+            if written {
+                tracing::info!(task = %id, "task cancelled");
+            }
             Ok(())
         }
         Err(error) => {

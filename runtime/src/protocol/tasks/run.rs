@@ -85,6 +85,7 @@ pub(crate) fn spawn(
         origin,
         running: Running::default(),
         task: OnceLock::new(),
+        watcher: OnceLock::new(),
         reply: Mutex::new(Some(reply)),
     }));
     let handle = Handle {
@@ -98,7 +99,6 @@ pub(crate) fn spawn(
         let call = server.run_tool(&run.0.origin.tool, arguments, Some(&run));
         let mut call = std::pin::pin!(call);
         let inbox = &run.0.running.inbox;
-        let mut watch = Watch::new(&run.0.tasks);
         let outcome = loop {
             tokio::select! {
                 outcome = &mut call => break outcome,
@@ -107,13 +107,11 @@ pub(crate) fn spawn(
                         sync(&run.0.tasks, id, &run.0.running).await;
                     }
                 }
-                () = watch.tick() => {
-                    if let Some(id) = run.0.task.get() {
-                        look_in_store(&run.0.tasks, id, &run.0.running).await;
-                    }
-                }
             }
         };
+        if let Some(watcher) = run.0.watcher.get() {
+            watcher.abort();
+        }
         match run.0.task.get() {
             Some(id) => {
                 end(&run.0.tasks, id, outcome).await;
@@ -129,29 +127,30 @@ pub(crate) fn spawn(
     handle
 }
 
-/// When a running task looks in a shared store: for answers and a cancellation that
-/// came through other processes, and to renew its lease. Never, for a store of this
-/// process alone.
-struct Watch(Option<tokio::time::Interval>);
-
-impl Watch {
-    fn new(tasks: &Tasks) -> Self {
-        if !tasks.store.shared() {
-            return Self(None);
+/// Watches the running task `id` on a tokio task of its own, so that a body that holds
+/// its thread does not stop it: ends the task once it outlives its time to live (its
+/// record is gone, and nothing could answer or cancel it any more), and, with a shared
+/// store, looks there for answers and a cancellation that came through other processes
+/// and renews the task's lease.
+async fn watch(tasks: Arc<Tasks>, id: String, running: Running) {
+    let settings = &tasks.settings;
+    let deadline = tokio::time::Instant::now() + settings.ttl;
+    let every = settings.poll_interval.min(settings.lease / 3);
+    let every = every.max(std::time::Duration::from_millis(10));
+    loop {
+        let next = match tasks.store.shared() {
+            true => (tokio::time::Instant::now() + every).min(deadline),
+            false => deadline,
+        };
+        tokio::time::sleep_until(next).await;
+        if tokio::time::Instant::now() >= deadline {
+            tracing::warn!(task = %id, "task cancelled: it outlived its time to live");
+            running.cancel.cancel();
+            return;
         }
-        let settings = &tasks.settings;
-        let every = settings.poll_interval.min(settings.lease / 3);
-        let mut interval = tokio::time::interval(every.max(std::time::Duration::from_millis(10)));
-        interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        Self(Some(interval))
-    }
-
-    async fn tick(&mut self) {
-        match &mut self.0 {
-            Some(interval) => {
-                interval.tick().await;
-            }
-            None => std::future::pending().await,
+        look_in_store(&tasks, &id, &running).await;
+        if running.cancel.is_cancelled() {
+            return;
         }
     }
 }
@@ -166,11 +165,14 @@ async fn look_in_store(tasks: &Tasks, id: &str, running: &Running) {
         Ok(_) => {}
         Err(error) => tracing::warn!(task = id, %error, "the task's answers were not read"),
     }
-    if let Ok(Lookup::Found(record)) = tasks.store.get(id).await
-        && record.status == Status::Cancelled
-    {
-        running.cancel.cancel();
-        return;
+    // Ended elsewhere (cancelled, or failed as abandoned) or gone: the body stops.
+    match tasks.store.get(id).await {
+        Ok(Lookup::Found(record)) if !record.status.is_terminal() => {}
+        Ok(Lookup::Found(_) | Lookup::Expired | Lookup::Unknown) => {
+            running.cancel.cancel();
+            return;
+        }
+        Err(error) => tracing::warn!(task = id, %error, "the task's record was not read"),
     }
     sync(tasks, id, running).await;
 }
@@ -264,6 +266,7 @@ async fn end(tasks: &Tasks, id: &str, outcome: Result<Answer, Refusal>) {
 
 fn failed(record: &mut Record, code: i32, message: String) {
     record.status = Status::Failed;
+    record.message = Some(message.clone());
     record.error = Some(serde_json::json!({ "code": code, "message": message }));
 }
 
@@ -274,6 +277,8 @@ struct Run {
     running: Running,
     /// The task's id, once it began.
     task: OnceLock<String>,
+    /// What watches the task once it began.
+    watcher: OnceLock<tokio::task::AbortHandle>,
     /// Tells the request how the run went on; taken once.
     reply: Mutex<Option<oneshot::Sender<Start>>>,
 }
@@ -310,22 +315,36 @@ impl TaskRequest {
         match run.tasks.start(&run.origin.tool, &run.running).await {
             Ok(record) => {
                 let _ = run.task.set(record.id.clone());
+                let watcher = watch(
+                    Arc::clone(&run.tasks),
+                    record.id.clone(),
+                    run.running.clone(),
+                );
+                let _ = run.watcher.set(tokio::spawn(watcher).abort_handle());
+                // What the body said before its task began is written now.
+                run.running.inbox.poke();
                 let _ = reply.send(Start::Task(Box::new(record)));
                 Ok(())
             }
             Err(refused) => {
                 let message = refused.to_string();
                 let _ = reply.send(Start::Refused(refused));
+                // The request got the refusal: nothing waits for the body.
+                run.running.cancel.cancel();
                 Err(message)
             }
         }
     }
 
-    /// Asks the client `question` through the task, and waits for the answer.
+    /// Asks the client `question` through the task, and waits for the answer; a body
+    /// that stops waiting (a timeout of its own) withdraws the question.
     async fn ask(&self, question: Question) -> Value {
         let inbox = &self.0.running.inbox;
         let key = inbox.ask(question);
-        inbox.answer(&key).await
+        let asking = Withdraw { inbox, key: &key };
+        let answer = inbox.answer(&key).await;
+        std::mem::forget(asking);
+        answer
     }
 
     /// The round to ask in, before the task begins.
@@ -357,6 +376,18 @@ impl Request for TaskRequest {
 
     fn runs_as_task(&self) -> bool {
         self.begun()
+    }
+}
+
+/// Withdraws a question whose asker stopped waiting before the answer came.
+struct Withdraw<'a> {
+    inbox: &'a crate::server::tasks::Inbox,
+    key: &'a str,
+}
+
+impl Drop for Withdraw<'_> {
+    fn drop(&mut self) {
+        self.inbox.withdraw(self.key);
     }
 }
 
@@ -403,7 +434,7 @@ impl Session for TaskRequest {
         Box::pin(std::future::ready(Ok(())))
     }
 
-    // A task has no session to send log messages on; the server's log keeps them.
+    // A task has no session to send log messages on: the client reads its status.
     fn log(&self, _: LogLevel, _: &str, _: String) -> Pending<'_, Result<(), String>> {
         Box::pin(std::future::ready(Ok(())))
     }

@@ -34,7 +34,8 @@ impl Server {
     /// # drop(server);
     /// ```
     pub fn task_ttl(mut self, ttl: Duration) -> Self {
-        self.settings.tasks.ttl = ttl;
+        // A year at most: a store keeps nothing longer, and Redis takes no larger expiry.
+        self.settings.tasks.ttl = ttl.min(Duration::from_secs(365 * 24 * 3600));
         self
     }
 
@@ -74,7 +75,8 @@ impl Server {
         self
     }
 
-    /// Keeps tasks in Redis at `url` (`redis://host:port`, `rediss://` for TLS), shared
+    /// Keeps tasks in Redis at `url` (`redis://host:port/db`, with `user:password@` when
+    /// the server asks for them; TLS is not offered yet), shared
     /// by every replica given the same URL: a task started through one replica is
     /// polled, answered and cancelled through any other, and a replica that dies
     /// mid-task leaves its tasks failed once their lease lapses

@@ -100,6 +100,20 @@ impl Inbox {
         taken
     }
 
+    /// Withdraws the question `key`: its asker no longer waits for the answer.
+    pub(crate) fn withdraw(&self, key: &str) {
+        let mut state = self.state();
+        state.waiting.retain(|(waiting, _)| waiting != key);
+        state.answers.remove(key);
+        drop(state);
+        self.changed.notify_one();
+    }
+
+    /// Wakes the task's runner, to write its record again.
+    pub(crate) fn poke(&self) {
+        self.changed.notify_one();
+    }
+
     /// The questions waiting, in the order asked.
     pub(crate) fn waiting(&self) -> Vec<(String, Question)> {
         self.state().waiting.clone()

@@ -85,11 +85,11 @@ pub(crate) struct Record {
 }
 
 impl Record {
-    /// A new working task.
-    pub(crate) fn new(tool: &str, ttl: Duration, lease: Duration) -> Self {
+    /// A new working task; `None` when no unguessable id can be made.
+    pub(crate) fn new(tool: &str, ttl: Duration, lease: Duration) -> Option<Self> {
         let now = now_ms();
-        Self {
-            id: new_id(),
+        Some(Self {
+            id: new_id()?,
             tool: tool.to_owned(),
             status: Status::Working,
             message: None,
@@ -100,7 +100,7 @@ impl Record {
             result: None,
             error: None,
             lease_until_ms: now.saturating_add(millis(lease)),
-        }
+        })
     }
 
     /// Whether the process running the task stopped vouching for it at `now`: the task
@@ -133,17 +133,12 @@ pub(crate) fn iso8601(ms: i64) -> String {
         .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
-/// A task id no client can guess: 128 random bits, in hex.
-fn new_id() -> String {
+/// A task id no client can guess: 128 random bits, in hex; `None` when the system gives
+/// no random bytes (an id that could be guessed is never made).
+fn new_id() -> Option<String> {
     let mut bytes = [0u8; 16];
-    if getrandom::fill(&mut bytes).is_err() {
-        // No randomness from the system: unique still, from the clock and a counter.
-        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        let next = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        bytes[..8].copy_from_slice(&now_ms().to_le_bytes());
-        bytes[8..].copy_from_slice(&next.to_le_bytes());
-    }
-    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+    getrandom::fill(&mut bytes).ok()?;
+    Some(bytes.iter().map(|byte| format!("{byte:02x}")).collect())
 }
 
 /// What a server's builder sets for tasks.
@@ -239,8 +234,9 @@ impl Tasks {
         let Lookup::Found(mut record) = found else {
             return Ok(found);
         };
-        // Only a shared store's tasks run in other processes, which may die.
-        if self.store.shared() && record.abandoned(now_ms()) {
+        // Only a shared store's tasks run in other processes, which may die; one that
+        // runs here is alive, whatever its lease says.
+        if self.store.shared() && record.abandoned(now_ms()) && self.running_here(id).is_none() {
             record.status = Status::Failed;
             record.input_requests = Map::new();
             record.error = Some(serde_json::json!({
@@ -269,7 +265,11 @@ impl Tasks {
     /// Records a new task of `tool`, working, and counts it as `running` here; the
     /// record is in the store when this returns, so a `tasks/get` finds it at once.
     pub(crate) async fn start(&self, tool: &str, running: &Running) -> Result<Record, NotStarted> {
-        let record = Record::new(tool, self.settings.ttl, self.settings.lease);
+        let Some(record) = Record::new(tool, self.settings.ttl, self.settings.lease) else {
+            return Err(NotStarted::Store(
+                "the system gave no random bytes for a task id".to_owned(),
+            ));
+        };
         {
             let mut all = self.running();
             if all.len() >= self.settings.max_running {

@@ -59,7 +59,7 @@ impl RedisStore {
     /// use; an error when `url` is not a Redis URL.
     pub(crate) fn new(url: &str, prefix: &str) -> Result<Self, String> {
         let client = redis::Client::open(url)
-            .map_err(|error| format!("not a Redis URL ({error}): write redis://host:port"))?;
+            .map_err(|error| format!("`redis::Client` refused the URL: {error}"))?;
         Ok(Self {
             client,
             connection: OnceCell::new(),
@@ -167,11 +167,13 @@ impl RedisStore {
             .pttl(self.record_key(id))
             .await
             .map_err(|error| format!("Redis failed: {error}"))?;
+        if ttl <= 0 {
+            // The task is gone: nothing would take the answers.
+            return Ok(());
+        }
         let mut pipe = redis::pipe();
         pipe.atomic().hset_multiple(&key, &fields).ignore();
-        if ttl > 0 {
-            pipe.pexpire(&key, ttl).ignore();
-        }
+        pipe.pexpire(&key, ttl).ignore();
         pipe.query_async::<()>(&mut connection)
             .await
             .map_err(|error| format!("Redis failed: {error}"))

@@ -58,6 +58,8 @@ pub(crate) struct MemoryStore {
 
 #[derive(Debug, Default)]
 struct Records {
+    /// When the records were last swept, in milliseconds since the Unix epoch.
+    swept: i64,
     live: HashMap<String, Record>,
     answers: HashMap<String, Map<String, Value>>,
     /// Expired tasks, by id, with when they expired: an expired task is told apart from
@@ -69,6 +71,11 @@ impl Records {
     /// Moves every record past its time to live to `expired`, and forgets the expired
     /// ones whose grace is over.
     fn sweep(&mut self, now: i64) {
+        // At most ten times a second: a sweep looks at every record.
+        if now.saturating_sub(self.swept) < 100 {
+            return;
+        }
+        self.swept = now;
         let gone: Vec<String> = (self.live.iter())
             .filter(|(_, record)| record.expired(now))
             .map(|(id, _)| id.clone())
