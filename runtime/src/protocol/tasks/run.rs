@@ -219,6 +219,12 @@ async fn end(tasks: &Tasks, id: &str, outcome: Result<Answer, Refusal>) {
         tracing::warn!(task = id, "the task ended after its record was dropped");
         return;
     };
+    if record.status.is_terminal() {
+        // Cancelled (through any process) or failed before its body ended: that stays.
+        let status = record.status.as_str();
+        tracing::info!(task = id, tool = record.tool, status, "task ended");
+        return;
+    }
     record.input_requests = Map::new();
     match outcome {
         Ok(answer) => match serde_json::to_value(bridge::call_result(answer)) {
