@@ -6,6 +6,8 @@
 //! cargo run --example file_search -- --list-tools        # print the tools and exit
 //! cargo run --example file_search -- --list-tools --markdown   # the README's table
 //! cargo run --example file_search -- --tools searches.toml   # and saved searches as tools
+//! cargo run --example file_search --features redis -- --http 127.0.0.1:8001 --stateless \
+//!     --redis redis://127.0.0.1:6379   # a replica that keeps its tasks in Redis
 //! ```
 //!
 //! Three tools: `search` walks the tree and keeps the entries whose attributes match a
@@ -13,7 +15,10 @@
 //! model which attributes it may use; `read_attributes` describes one file. Three more
 //! ask the client during the call (`file_search/asking.rs`): `choose_file` asks the user
 //! which file, `describe_file` asks the client's model what a file is, and
-//! `choose_and_describe` does both. Besides
+//! `choose_and_describe` does both. `index_files` (`file_search/indexing.rs`) reads every
+//! file under a directory and counts its lines, as a task for a client that declares the
+//! tasks extension: polled, answered and cancelled, through any replica when the
+//! replicas share a Redis (`--redis`). Besides
 //! them, the resource template `files:///{+path}` gives a file's contents, and the
 //! prompt `find_files` sets the model to find files matching a description. `--tools FILE`
 //! adds tools defined at run time: saved searches, each a name, a description and a CEL
@@ -23,6 +28,8 @@
 mod asking;
 #[path = "file_search/catalog.rs"]
 mod catalog;
+#[path = "file_search/indexing.rs"]
+mod indexing;
 #[path = "file_search/saved_searches.rs"]
 mod saved_searches;
 
@@ -46,7 +53,8 @@ const USAGE: &str = "\
 file_search: an MCP server that finds files under a root directory with CEL filters,
 served over stdin and stdout, or over HTTP.
 
-Usage: file_search [--root DIR] [--tools FILE] [--http ADDR [--stateless]] [--list-tools [--markdown]]
+Usage: file_search [--root DIR] [--tools FILE] [--http ADDR [--stateless]]
+                   [--redis URL] [--task-lease MS] [--list-tools [--markdown]]
 
 Options:
   --root DIR     the directory to search; defaults to the current directory
@@ -58,6 +66,12 @@ Options:
                  balancer can answer any request
   --allow-host H with --http: also accept requests for host name H (repeatable);
                  only loopback names are accepted otherwise
+  --redis URL    keep tasks in the Redis at URL (redis://HOST:PORT), shared by
+                 every replica given the same one; needs the example built with
+                 `--features redis`. Tasks are kept in memory otherwise
+  --task-lease MS how long a running task's lease lasts, in milliseconds: a
+                 replica that dies mid-task leaves its tasks failed once their
+                 lease lapses. Defaults to 15000
   --list-tools   print the tools with their input schemas as JSON, then exit
   --markdown     with --list-tools: print a Markdown table of names and descriptions
   -h, --help     print this help
@@ -83,6 +97,8 @@ struct Options {
     http: Option<String>,
     stateless: bool,
     allowed_hosts: Vec<String>,
+    redis: Option<String>,
+    task_lease: Option<u64>,
 }
 
 fn parse_options() -> Result<Option<Options>, lexopt::Error> {
@@ -94,6 +110,8 @@ fn parse_options() -> Result<Option<Options>, lexopt::Error> {
         http: None,
         stateless: false,
         allowed_hosts: Vec::new(),
+        redis: None,
+        task_lease: None,
     };
     let mut args = lexopt::Parser::from_env();
     while let Some(arg) = args.next()? {
@@ -105,6 +123,8 @@ fn parse_options() -> Result<Option<Options>, lexopt::Error> {
             lexopt::Arg::Long("http") => options.http = Some(args.value()?.string()?),
             lexopt::Arg::Long("stateless") => options.stateless = true,
             lexopt::Arg::Long("allow-host") => options.allowed_hosts.push(args.value()?.string()?),
+            lexopt::Arg::Long("redis") => options.redis = Some(args.value()?.string()?),
+            lexopt::Arg::Long("task-lease") => options.task_lease = Some(args.value()?.parse()?),
             lexopt::Arg::Short('h') | lexopt::Arg::Long("help") => return Ok(None),
             other => return Err(other.unexpected()),
         }
@@ -146,6 +166,7 @@ async fn main() -> anyhow::Result<()> {
         );
         server = server.request_state_key(key);
     }
+    server = task_store(server, &options)?;
     if let Some(file) = &options.tools {
         for tool in saved_searches::load(file, &root)? {
             server = server.tool(tool);
@@ -174,6 +195,24 @@ async fn main() -> anyhow::Result<()> {
     // Stdout carries the protocol; the server logs to stderr, masked, at `RUST_LOG`.
     server.serve_stdio().await?;
     Ok(())
+}
+
+/// Where the server keeps its tasks: in Redis with `--redis`, in memory otherwise.
+fn task_store(server: mcp_tool::Server, options: &Options) -> anyhow::Result<mcp_tool::Server> {
+    let server = match options.task_lease {
+        Some(millis) => server.task_lease(std::time::Duration::from_millis(millis)),
+        None => server,
+    };
+    let Some(url) = &options.redis else {
+        return Ok(server);
+    };
+    #[cfg(feature = "redis")]
+    return Ok(server.task_store_redis(url));
+    #[cfg(not(feature = "redis"))]
+    anyhow::bail!(
+        "--redis {url}: this build keeps tasks in memory only; build the example with the \
+         runtime's feature `redis` (cargo run --example file_search --features redis -- ...)"
+    )
 }
 
 /// The README's tables of tools, and of prompts and resources, from the registry, in the

@@ -27,7 +27,7 @@ def test_the_demo_lists_searches_describes_and_shows_an_argument_error(server_bi
         'search {"filter": "ext == \\"rs\\"", "max_results": 0, "colour": "red"} (isError: true)',
     ]
     listed = sorted(line.split(":")[0] for line in sections[0].splitlines()[1:])
-    assert listed == ["choose_and_describe", "choose_file", "describe_file", "list_attributes", "read_attributes", "search"]
+    assert listed == ["choose_and_describe", "choose_file", "describe_file", "index_files", "list_attributes", "read_attributes", "search"]
     # Every Rust file over 20,000 bytes under runtime/src, with its size, as the disk has them.
     found = {line.split()[-1]: int(line.split()[0]) for line in sections[1].splitlines()[1:]}
     expected = {

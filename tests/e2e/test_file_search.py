@@ -74,10 +74,10 @@ def unportable_parts(schema, where: str = "#") -> list[str]:
     return found
 
 
-async def test_lists_the_six_tools_with_portable_schemas(connect):
+async def test_lists_the_seven_tools_with_portable_schemas(connect):
     async with connect() as client:
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
-        assert sorted(tools) == ["choose_and_describe", "choose_file", "describe_file", "list_attributes", "read_attributes", "search"]
+        assert sorted(tools) == ["choose_and_describe", "choose_file", "describe_file", "index_files", "list_attributes", "read_attributes", "search"]
         for tool in tools.values():
             assert tool.description and tool.description.endswith("."), tool.name
             schema = tool.input_schema
@@ -155,6 +155,26 @@ async def test_search_reports_progress_and_a_masked_log_message(connect, tree: P
     texts = [str(log.data) for log in logs]
     # The root's absolute path is masked to its name, `root`.
     assert texts == [f"searched {len(EVERYTHING)} entries under root; 3 matched"], texts
+
+
+async def test_index_files_called_plainly_counts_files_lines_and_bytes_with_progress(connect):
+    progress = []
+
+    async def on_progress(done: float, total: float | None, message: str | None) -> None:
+        progress.append((done, total, message))
+
+    rust = sorted(name for name in FILES if name.startswith("src/"))
+    async with connect() as client:
+        result = await client.call_tool("index_files", {"path": "src"}, progress_callback=on_progress)
+    assert result.structured_content == {
+        "path": "src",
+        "files": len(rust),
+        "lines": sum(FILES[name].count("\n") for name in rust),
+        "bytes": sum(len(FILES[name]) for name in rust),
+        "declined": False,
+    }
+    # One notification per file, in path order (`lib.rs` before `main.rs` before `nested/`).
+    assert progress == [(i + 1, len(rust), f"indexed {name} ({i + 1} of {len(rust)})") for i, name in enumerate(rust)]
 
 
 async def test_search_without_a_filter_lists_everything_and_says_when_it_stops(connect):
@@ -402,6 +422,8 @@ async def test_a_filter_nested_as_real_ones_are_still_runs(connect):
         ("describe_file", "../outside/" + OUTSIDE_SECRET),
         ("search", ".."),
         ("search", "escape"),
+        ("index_files", ".."),
+        ("index_files", "escape"),
     ],
 )
 async def test_a_path_outside_the_root_is_refused(connect, tree: Path, tool: str, path: str):

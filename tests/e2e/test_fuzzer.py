@@ -78,7 +78,7 @@ def test_the_fuzzer_finds_no_crash_anomaly_or_timeout(
     assert summary["status"] == "completed", json.dumps(summary, indent=2)
     if mode == "tools":
         tools = summary["tools"]["by_name"]
-        assert sorted(tools) == ["choose_and_describe", "choose_file", "describe_file", "list_attributes", "read_attributes", "search"], output
+        assert sorted(tools) == ["choose_and_describe", "choose_file", "describe_file", "index_files", "list_attributes", "read_attributes", "search"], output
         for name, tool in tools.items():
             outcomes = tool["outcomes"]
             assert tool["total_runs"] == 10, f"{name}: {tool}"

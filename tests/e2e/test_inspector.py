@@ -54,7 +54,7 @@ def run(inspector: list[str], target: list[str], *args: str) -> tuple[dict, str]
 def test_the_inspector_finds_nothing_to_lint(inspector: list[str], target: list[str]) -> None:
     envelope, stderr = run(inspector, target, "--method", "tools/list", "--strict")
     tools = sorted(tool["name"] for tool in envelope["result"]["tools"])
-    assert tools == ["choose_and_describe", "choose_file", "describe_file", "list_attributes", "read_attributes", "search"]
+    assert tools == ["choose_and_describe", "choose_file", "describe_file", "index_files", "list_attributes", "read_attributes", "search"]
     findings = envelope.get("schemaFindings", [])
     assert not findings, f"the Inspector's --strict findings:\n{json.dumps(findings, indent=2)}\n{stderr}"
     # Its report on stderr, had there been one, names each finding this way.

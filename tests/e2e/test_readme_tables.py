@@ -26,6 +26,7 @@ def test_the_file_search_table_is_the_servers_own_listing(server_bin: str) -> No
         "`choose_file`",
         "`describe_file`",
         "`choose_and_describe`",
+        "`index_files`",
         "prompt `find_files`",
         "resource `files:///{+path}`",
     ], listed

@@ -362,7 +362,7 @@ async def test_behind_nginx_the_replicas_still_refuse_host_names_they_do_not_ser
             for host in [PUBLIC_NAME, "127.0.0.1", "localhost"]:
                 response = await http.post(url, json=request, headers={**HEADERS, "Host": host})
                 assert response.status_code == 200, (host, response.text)
-                assert len(response.json()["result"]["tools"]) == 6
+                assert len(response.json()["result"]["tools"]) == 7
             # A page that points its own domain at the proxy (DNS rebinding) is refused.
             response = await http.post(url, json=request, headers={**HEADERS, "Host": "attacker.example"})
             assert response.status_code == 403, response.text
