@@ -2,7 +2,9 @@
 # End-to-end tests: the file_search example served to the official Python MCP client over stdio
 # and over HTTP (with sessions and stateless), linted by the MCP Inspector's CLI over both
 # (installed with npm under target/ by scripts/setup-inspector.sh), two stateless replicas of
-# it behind nginx (installed with apt-get by scripts/setup-nginx.sh when missing), and the
+# it behind nginx (installed with apt-get by scripts/setup-nginx.sh when missing), sharing
+# their tasks through a redis-server the tests start (installed with apt-get by
+# scripts/setup-redis.sh when missing; the example is built with the feature `redis`), and the
 # README's Getting started built as a fresh crate (offline, mcp-tool by path) and served, and
 # mcp-fuzzer in tools and protocol modes over stdio and HTTP (installed with pip in a venv of
 # its own under target/ by scripts/setup-fuzzer.sh).
@@ -15,7 +17,8 @@ scripts/setup-python.sh
 # Under CI (`CI` set, as CI services set it) a tool that cannot be installed fails the run,
 # naming its setup step and its error; elsewhere its tests skip, saying why, and the last
 # line counts them. The setup scripts fail on purpose when asked (INSPECTOR_FORCE_FAIL=1,
-# FUZZER_FORCE_FAIL=1, NGINX_FORCE_FAIL=1), which is how this handling is tested.
+# FUZZER_FORCE_FAIL=1, NGINX_FORCE_FAIL=1, REDIS_FORCE_FAIL=1), which is how this handling is
+# tested.
 ci() { [[ ! "${CI:-}" =~ ^(|0|false|FALSE|False|no)$ ]]; }
 unavailable=()
 
@@ -41,6 +44,12 @@ if setup scripts/setup-nginx.sh NGINX_UNAVAILABLE; then
     echo "$setup_output"
 fi
 
+# redis-server's path, for the tests of tasks shared by replicas (its last line).
+if setup scripts/setup-redis.sh REDIS_UNAVAILABLE; then
+    REDIS_SERVER="$(tail -n 1 <<<"$setup_output")"
+    export REDIS_SERVER
+fi
+
 # The Inspector's paths, for its test.
 if setup scripts/setup-inspector.sh INSPECTOR_UNAVAILABLE; then
     INSPECTOR_NODE="$(sed -n 's/^node=//p' <<<"$setup_output")"
@@ -54,7 +63,7 @@ if setup scripts/setup-fuzzer.sh FUZZER_UNAVAILABLE; then
     export FUZZER_BIN
 fi
 
-cargo build --example file_search --locked
+cargo build -p mcp-tool --example file_search --features redis --locked
 target_dir="${CARGO_TARGET_DIR:-target}"
 bin="$target_dir/debug/examples/file_search"
 if [[ ! -x "$bin" ]]; then

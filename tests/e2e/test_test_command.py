@@ -11,21 +11,24 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def environment(ci: bool, junit: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("CI", "INSPECTOR_NODE", "INSPECTOR_JS")}
-    env.update(INSPECTOR_FORCE_FAIL="1", E2E_JUNIT=str(junit))
+def environment(ci: bool, junit: Path, failing: str) -> dict[str, str]:
+    """The environment of a run whose setup step `failing` (INSPECTOR, REDIS) fails on
+    purpose, without the paths this run's own setup found."""
+    found = ("CI", "INSPECTOR_NODE", "INSPECTOR_JS", "REDIS_SERVER")
+    env = {k: v for k, v in os.environ.items() if k not in found}
+    env.update({f"{failing}_FORCE_FAIL": "1", "E2E_JUNIT": str(junit)})
     if ci:
         env["CI"] = "true"
     return env
 
 
-def run_e2e(ci: bool, tmp_path: Path) -> subprocess.CompletedProcess[str]:
-    """scripts/e2e.sh with the Inspector's setup failing on purpose, running only the
-    Inspector's tests over stdio (two of them)."""
+def run_e2e(ci: bool, tmp_path: Path, failing: str = "INSPECTOR", tests: str = "test_inspector and stdio") -> subprocess.CompletedProcess[str]:
+    """scripts/e2e.sh with a setup step failing on purpose (the Inspector's unless told),
+    running only `tests` (the Inspector's over stdio, two of them, unless told)."""
     return subprocess.run(
-        ["scripts/e2e.sh", "-k", "test_inspector and stdio"],
+        ["scripts/e2e.sh", "-k", tests],
         cwd=ROOT,
-        env=environment(ci, tmp_path / "junit.xml"),
+        env=environment(ci, tmp_path / "junit.xml", failing),
         capture_output=True,
         text=True,
         timeout=600,
@@ -52,6 +55,20 @@ def test_without_ci_a_missing_inspector_is_a_skip_counted_on_the_last_line(tmp_p
     last = result.stdout.rstrip().splitlines()[-1]
     assert last == "e2e: 2 TESTS SKIPPED, NOT RUN (allowed because CI is not set; pytest's summary above says why)"
     assert "e2e: setup failed: scripts/setup-inspector.sh: setup-inspector: INSPECTOR_FORCE_FAIL is set" in result.stdout
+
+
+def test_under_ci_a_missing_redis_fails_the_run_naming_its_setup_step(tmp_path: Path):
+    result = run_e2e(ci=True, tmp_path=tmp_path, failing="REDIS", tests="test_scale_out_tasks and cancelled")
+    output = result.stdout + result.stderr
+    assert result.returncode != 0, output
+    assert (
+        "e2e:   scripts/setup-redis.sh: setup-redis: REDIS_FORCE_FAIL is set: "
+        "failing as a machine where redis-server cannot be installed would"
+    ) in output
+    assert (
+        "skipped under CI=true, where every test must run: Skipped: redis-server is not installed: "
+        "setup-redis: REDIS_FORCE_FAIL is set"
+    ) in output
 
 
 def summary(tmp_path: Path, steps: list[tuple[str, str, int, str]], ci: bool, junit: str = "") -> subprocess.CompletedProcess[str]:
