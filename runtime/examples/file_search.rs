@@ -66,6 +66,10 @@ Options:
                  balancer can answer any request
   --allow-host H with --http: also accept requests for host name H (repeatable);
                  only loopback names are accepted otherwise
+  --allow-origin O
+                 with --http: also accept requests from the pages of browser
+                 origin O, say https://app.example.com (repeatable); only pages
+                 of the loopback interface are accepted otherwise
   --redis URL    keep tasks in the Redis at URL (redis://HOST:PORT), shared by
                  every replica given the same one; needs the example built with
                  `--features redis`. Tasks are kept in memory otherwise
@@ -97,6 +101,7 @@ struct Options {
     http: Option<String>,
     stateless: bool,
     allowed_hosts: Vec<String>,
+    allowed_origins: Vec<String>,
     redis: Option<String>,
     task_lease: Option<u64>,
 }
@@ -110,6 +115,7 @@ fn parse_options() -> Result<Option<Options>, lexopt::Error> {
         http: None,
         stateless: false,
         allowed_hosts: Vec::new(),
+        allowed_origins: Vec::new(),
         redis: None,
         task_lease: None,
     };
@@ -123,6 +129,9 @@ fn parse_options() -> Result<Option<Options>, lexopt::Error> {
             lexopt::Arg::Long("http") => options.http = Some(args.value()?.string()?),
             lexopt::Arg::Long("stateless") => options.stateless = true,
             lexopt::Arg::Long("allow-host") => options.allowed_hosts.push(args.value()?.string()?),
+            lexopt::Arg::Long("allow-origin") => {
+                options.allowed_origins.push(args.value()?.string()?);
+            }
             lexopt::Arg::Long("redis") => options.redis = Some(args.value()?.string()?),
             lexopt::Arg::Long("task-lease") => options.task_lease = Some(args.value()?.parse()?),
             lexopt::Arg::Short('h') | lexopt::Arg::Long("help") => return Ok(None),
@@ -188,6 +197,12 @@ async fn main() -> anyhow::Result<()> {
         if !options.allowed_hosts.is_empty() {
             let loopback = ["localhost", "127.0.0.1", "::1"].map(String::from);
             server = server.allowed_hosts(loopback.into_iter().chain(options.allowed_hosts));
+        }
+        if !options.allowed_origins.is_empty() {
+            let loopback = ["localhost", "127.0.0.1", "[::1]"]
+                .into_iter()
+                .flat_map(|host| ["http", "https"].map(|scheme| format!("{scheme}://{host}:*")));
+            server = server.allowed_origins(loopback.chain(options.allowed_origins));
         }
         server.serve_http(&address).await?;
         return Ok(());

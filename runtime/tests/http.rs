@@ -1,7 +1,7 @@
 //! Streamable HTTP, from the bytes a client sends: calls in both modes, what a malformed
-//! or oversized body, a foreign `Host` and a wrong media type get, masking and panics,
-//! a graceful shutdown that lets a running call finish, and the statuses of protocol
-//! 2026-07-28's refusals.
+//! or oversized body, a foreign `Host` or `Origin` and a wrong media type get, masking
+//! and panics, a graceful shutdown that lets a running call finish, and the statuses of
+//! protocol 2026-07-28's refusals.
 
 #![cfg(feature = "http")]
 
@@ -514,6 +514,125 @@ async fn allowed_hosts_can_be_named_or_lifted() {
         &[JSON, ACCEPT, ("host", "other.example.com")],
     )
     .await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    assert_eq!(reply.message(), pong);
+    server.stop().await;
+}
+
+/// Sends `initialize` with these extra headers; the reply and the session id it opened.
+async fn initialize_with(url: &str, headers: &[(&str, &str)]) -> (Reply, Option<String>) {
+    let initialize = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": { "name": "raw", "version": "1" }
+        }
+    });
+    let mut request = http::Request::post(url)
+        .header(JSON.0, JSON.1)
+        .header(ACCEPT.0, ACCEPT.1);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let request = request
+        .body(Full::new(Bytes::from(initialize.to_string())))
+        .unwrap();
+    let response = client().request(request).await.expect("the server answers");
+    let session =
+        (response.headers().get("mcp-session-id")).map(|id| id.to_str().unwrap().to_owned());
+    let status = response.status().as_u16();
+    let content_type = (response.headers().get("content-type"))
+        .map(|v| v.to_str().unwrap().to_owned())
+        .unwrap_or_default();
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    let reply = Reply {
+        status,
+        content_type,
+        body: String::from_utf8_lossy(&body).into_owned(),
+    };
+    (reply, session)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_foreign_origin_is_refused_and_opens_no_session() {
+    let server = start(Server::from_registry("http-test", "1")).await;
+    let url = server.url();
+    for origin in [
+        "http://evil.example.com",
+        "https://localhost.evil.example.com",
+        "null",
+        "not an origin",
+    ] {
+        let (reply, session) = initialize_with(&url, &[("origin", origin)]).await;
+        assert_eq!(reply.status, 403, "{origin}: {}", reply.body);
+        assert_eq!(session, None, "{origin} opened a session");
+        assert_eq!(reply.json()["error"]["code"], -32600, "{}", reply.body);
+        let message = reply.json()["error"]["message"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        assert!(
+            message.starts_with("Invalid request: Forbidden"),
+            "{message}"
+        );
+    }
+    // A page of the loopback interface, on any port and scheme, and a client that is no
+    // browser (no `Origin`) are served.
+    let port = server.address.port().to_string();
+    let local = format!("http://localhost:{port}");
+    for origin in [
+        Some(local.as_str()),
+        Some("http://127.0.0.1:3000"),
+        Some("https://[::1]"),
+        None,
+    ] {
+        let headers: Vec<(&str, &str)> = origin.map(|o| ("origin", o)).into_iter().collect();
+        let (reply, session) = initialize_with(&url, &headers).await;
+        assert_eq!(reply.status, 200, "{origin:?}: {}", reply.body);
+        assert!(session.is_some(), "{origin:?} got no session");
+        assert_eq!(reply.message()["id"], 1, "{}", reply.body);
+        assert!(
+            reply.message()["result"]["serverInfo"].is_object(),
+            "{}",
+            reply.body
+        );
+    }
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn allowed_origins_can_be_named_or_lifted() {
+    let ping = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+    let pong = json!({ "jsonrpc": "2.0", "id": 1, "result": {} });
+    let server = start(stateless().allowed_origins(["https://app.example.com"])).await;
+    let from = |origin| [JSON, ACCEPT, ("origin", origin)];
+    let reply = post_with(&server.url(), ping, &from("https://app.example.com")).await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    assert_eq!(reply.message(), pong);
+    // The list replaces the loopback default.
+    let reply = post_with(&server.url(), ping, &from("http://localhost:8000")).await;
+    assert_eq!(reply.status, 403, "{}", reply.body);
+    let reply = post_with(&server.url(), ping, &from("https://app.example.com:8443")).await;
+    assert_eq!(
+        reply.status, 403,
+        "another port is another origin: {}",
+        reply.body
+    );
+    server.stop().await;
+
+    let server = start(stateless().allowed_origins(Vec::<String>::new())).await;
+    let reply = post_with(&server.url(), ping, &from("http://localhost:8000")).await;
+    assert_eq!(
+        reply.status, 403,
+        "an empty list refuses every origin: {}",
+        reply.body
+    );
+    let reply = post(&server.url(), ping).await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    server.stop().await;
+
+    let server = start(stateless().allow_any_origin()).await;
+    let reply = post_with(&server.url(), ping, &from("http://evil.example.com")).await;
     assert_eq!(reply.status, 200, "{}", reply.body);
     assert_eq!(reply.message(), pong);
     server.stop().await;

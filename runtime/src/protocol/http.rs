@@ -1,10 +1,10 @@
 //! Streamable HTTP: `rmcp`'s server, with what it leaves unanswered answered here.
 //!
 //! `rmcp`'s `StreamableHttpService` runs the sessions, the SSE streams, the stateless
-//! mode and the `Host` check. In front of it, this module only reads each POST body
-//! (bounded by the server's message size), and turns the plain-text refusals `rmcp`
-//! sends (a body that is not JSON gets `415` and a sentence) into JSON-RPC errors a
-//! client can read, decoding the body with [`wire`] on that failure path only. Serving
+//! mode and the `Host` and `Origin` checks. In front of it, this module only reads each
+//! POST body (bounded by the server's message size), and turns the plain-text refusals
+//! `rmcp` sends (a body that is not JSON gets `415` and a sentence) into JSON-RPC errors
+//! a client can read, decoding the body with [`wire`] on that failure path only. Serving
 //! sets `TCP_NODELAY` on every connection, so that a reply written in two pieces is
 //! not held back waiting for the client's delayed acknowledgement.
 
@@ -122,6 +122,13 @@ impl HttpService {
             .with_cancellation_token(stop)
             // Bodies are read, and bounded, here first.
             .with_max_request_body_bytes(max_message);
+        config = match &options.allowed_origins {
+            // rmcp checks a present `Origin` against the list, even an empty one.
+            Some(origins) => config
+                .with_allowed_origins(origins.iter().map(|origin| with_port(origin)))
+                .enforce_origin_validation(),
+            None => config.disable_allowed_origins(),
+        };
         if options.stateless {
             // No session to keep an SSE stream for.
             config = config.with_sse_keep_alive(None);
@@ -241,6 +248,25 @@ async fn explained(response: Response<Boxed>, json_body: bool, body: &Bytes) -> 
     rpc_error(parts.status, wire::invalid_request(message))
 }
 
+/// An allowed origin as `rmcp` should read it: one without a port means the scheme's
+/// default port (RFC 6454), where `rmcp` 3.11 would take it for any port.
+fn with_port(origin: &str) -> String {
+    let Ok(uri) = origin.parse::<http::Uri>() else {
+        return origin.to_owned();
+    };
+    let default = match uri.scheme_str() {
+        Some("http") => 80,
+        Some("https") => 443,
+        _ => return origin.to_owned(),
+    };
+    match uri.authority() {
+        Some(authority) if authority.port().is_none() && !origin.ends_with(":*") => {
+            format!("{}:{default}", origin.trim_end_matches('/'))
+        }
+        _ => origin.to_owned(),
+    }
+}
+
 fn has_json_content(headers: &http::HeaderMap) -> bool {
     headers
         .get(header::CONTENT_TYPE)
@@ -271,8 +297,8 @@ fn accepted() -> Response<Boxed> {
 impl ToolServer {
     /// The server's MCP endpoint as a `tower` service, to mount at a path of one's own
     /// in an HTTP application; see [`HttpService`]. It honours the HTTP options set on
-    /// the [`Server`](crate::Server) (stateless mode, allowed hosts) and its message
-    /// size limit. [`serve_http`](Self::serve_http) serves it at `/mcp` on its own.
+    /// the [`Server`](crate::Server) (stateless mode, allowed hosts and origins) and its
+    /// message size limit. [`serve_http`](Self::serve_http) serves it at `/mcp` on its own.
     #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
     pub fn http_service(&self) -> HttpService {
         HttpService::new(self, CancellationToken::new())

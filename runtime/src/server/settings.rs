@@ -31,7 +31,21 @@ pub(crate) struct HttpOptions {
     pub(crate) stateless: bool,
     /// The `Host` values accepted; empty accepts any.
     pub(crate) allowed_hosts: Vec<String>,
+    /// The `Origin` values accepted when a request carries one; `None` accepts any.
+    pub(crate) allowed_origins: Option<Vec<String>>,
 }
+
+/// The browser origins a server accepts unless told otherwise: pages served from the
+/// loopback interface, on any port.
+#[cfg(feature = "http")]
+pub(crate) const LOOPBACK_ORIGINS: [&str; 6] = [
+    "http://localhost:*",
+    "https://localhost:*",
+    "http://127.0.0.1:*",
+    "https://127.0.0.1:*",
+    "http://[::1]:*",
+    "https://[::1]:*",
+];
 
 #[cfg(feature = "http")]
 impl Default for HttpOptions {
@@ -39,6 +53,7 @@ impl Default for HttpOptions {
         Self {
             stateless: false,
             allowed_hosts: ["localhost", "127.0.0.1", "::1"].map(String::from).to_vec(),
+            allowed_origins: Some(LOOPBACK_ORIGINS.map(String::from).to_vec()),
         }
     }
 }

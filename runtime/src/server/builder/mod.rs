@@ -298,6 +298,47 @@ impl Server {
         self
     }
 
+    /// The browser origins whose pages may call the server, as `scheme://host:port`
+    /// (`:*` for any port, no port for the scheme's default one, `"null"` for the
+    /// `Origin: null` of sandboxed pages); a request
+    /// that carries any other `Origin` gets `403 Forbidden` and opens no session, and one
+    /// without `Origin` (any client that is not a browser) is served. Unless set, only
+    /// pages of the loopback interface are accepted (`http://localhost:*`,
+    /// `http://127.0.0.1:*`, `http://[::1]:*` and their `https` twins): a page of another
+    /// site open in a developer's browser cannot call a server on the developer's machine.
+    /// The list replaces that default; an empty list refuses every `Origin`.
+    ///
+    /// ```
+    /// let server = mcp_tool::Server::from_registry("search", "1.0.0")
+    ///     .allowed_origins(["https://app.example.com", "http://localhost:*"]);
+    /// # drop(server);
+    /// ```
+    #[cfg(feature = "http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+    pub fn allowed_origins<I, S>(mut self, origins: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.settings.http.allowed_origins = Some(origins.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Accepts HTTP requests whatever their `Origin` header: for a server behind a proxy
+    /// that checks it already. See [`allowed_origins`](Self::allowed_origins) for why the
+    /// check exists.
+    ///
+    /// ```
+    /// let server = mcp_tool::Server::from_registry("search", "1.0.0").allow_any_origin();
+    /// # drop(server);
+    /// ```
+    #[cfg(feature = "http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+    pub fn allow_any_origin(mut self) -> Self {
+        self.settings.http.allowed_origins = None;
+        self
+    }
+
     /// Gives every tool that asks for a [`State<T>`](crate::State) this value, shared by
     /// every call (a value given twice replaces the first). A tool that asks for a type
     /// never given fails [`build`](Self::build).
