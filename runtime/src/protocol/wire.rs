@@ -201,6 +201,13 @@ pub(crate) fn invalid_request(message: String) -> Vec<u8> {
     error_reply(None, ErrorData::invalid_request(message, None))
 }
 
+/// A reply without an id for a request the server has no room for now, in JSON-RPC's
+/// range of errors a server defines (`-32000`).
+#[cfg(feature = "http")]
+pub(crate) fn busy(message: String) -> Vec<u8> {
+    error_reply(None, ErrorData::new(ErrorCode(-32000), message, None))
+}
+
 /// The reply for a message longer than a transport accepts.
 pub(crate) fn too_long(limit: usize) -> Vec<u8> {
     invalid_request(format!(

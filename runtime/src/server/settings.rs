@@ -33,6 +33,10 @@ pub(crate) struct HttpOptions {
     pub(crate) allowed_hosts: Vec<String>,
     /// The `Origin` values accepted when a request carries one; `None` accepts any.
     pub(crate) allowed_origins: Option<Vec<String>>,
+    /// The most sessions held at once; one more `initialize` is refused.
+    pub(crate) max_sessions: usize,
+    /// How long a session lives without a request.
+    pub(crate) session_idle_timeout: Duration,
 }
 
 /// The browser origins a server accepts unless told otherwise: pages served from the
@@ -54,6 +58,8 @@ impl Default for HttpOptions {
             stateless: false,
             allowed_hosts: ["localhost", "127.0.0.1", "::1"].map(String::from).to_vec(),
             allowed_origins: Some(LOOPBACK_ORIGINS.map(String::from).to_vec()),
+            max_sessions: 1_000,
+            session_idle_timeout: Duration::from_secs(5 * 60),
         }
     }
 }

@@ -339,6 +339,45 @@ impl Server {
         self
     }
 
+    /// The most HTTP sessions held at once; 1,000 unless set. An `initialize` beyond it
+    /// gets `503 Service Unavailable` with `Retry-After: 5` and a JSON-RPC error, and
+    /// the sessions open go on undisturbed: a client that opens session after session
+    /// cannot make the server's memory grow past this many (a session holds about
+    /// 60 kB), nor take a session away from another client. A slot frees when a session
+    /// ends: closed by its client (`DELETE`), or idle past
+    /// [`session_idle_timeout`](Self::session_idle_timeout). Stateless serving keeps no
+    /// session, and clients of protocol 2026-07-28 open none.
+    ///
+    /// ```
+    /// let server = mcp_tool::Server::from_registry("search", "1.0.0").max_sessions(10_000);
+    /// # drop(server);
+    /// ```
+    #[cfg(feature = "http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+    pub fn max_sessions(mut self, max: usize) -> Self {
+        self.settings.http.max_sessions = max;
+        self
+    }
+
+    /// How long an HTTP session lives without a request from its client; 5 minutes
+    /// unless set. Then the session ends, its slot among the
+    /// [`max_sessions`](Self::max_sessions) frees, and its client's next request gets
+    /// `404`, upon which a client opens a new session.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    ///
+    /// let server = mcp_tool::Server::from_registry("search", "1.0.0")
+    ///     .session_idle_timeout(Duration::from_secs(60));
+    /// # drop(server);
+    /// ```
+    #[cfg(feature = "http")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+    pub fn session_idle_timeout(mut self, idle: Duration) -> Self {
+        self.settings.http.session_idle_timeout = idle;
+        self
+    }
+
     /// Gives every tool that asks for a [`State<T>`](crate::State) this value, shared by
     /// every call (a value given twice replaces the first). A tool that asks for a type
     /// never given fails [`build`](Self::build).

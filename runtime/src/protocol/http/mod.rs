@@ -20,7 +20,6 @@ use futures::future::BoxFuture;
 use http::{Method, Request, Response, StatusCode, header};
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt as _, Full, LengthLimitError, Limited};
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
@@ -30,6 +29,12 @@ use crate::outcome::error::ServerError;
 use crate::protocol::wire::{self, Inbound};
 use crate::server::builder::Server;
 use crate::server::tool_server::ToolServer;
+use sessions::BoundedSessions;
+
+mod sessions;
+
+/// How long a client refused a session is asked to wait before it tries again.
+const RETRY_AFTER: Duration = Duration::from_secs(5);
 
 /// The body of rmcp's responses, and of ours, inside the service.
 type Boxed = BoxBody<Bytes, Infallible>;
@@ -94,8 +99,9 @@ impl std::fmt::Debug for HttpBody {
 /// ```
 #[derive(Clone)]
 pub struct HttpService {
-    inner: StreamableHttpService<ToolServer, LocalSessionManager>,
+    inner: StreamableHttpService<ToolServer, BoundedSessions>,
     max_message: usize,
+    max_sessions: usize,
     /// The POST requests being answered, which a graceful shutdown waits for.
     in_flight: TaskTracker,
 }
@@ -136,12 +142,16 @@ impl HttpService {
         let server = server.clone();
         let inner = StreamableHttpService::new(
             move || Ok(server.session()),
-            Arc::new(LocalSessionManager::default()),
+            Arc::new(BoundedSessions::new(
+                options.max_sessions,
+                options.session_idle_timeout,
+            )),
             config,
         );
         Self {
             inner,
             max_message,
+            max_sessions: options.max_sessions,
             in_flight: TaskTracker::new(),
         }
     }
@@ -174,8 +184,10 @@ impl HttpService {
             }
         };
         let request = Request::from_parts(parts, Full::new(bytes.clone()));
-        let response = self.inner.handle(request).await;
-        let response = if response.status().is_client_error() {
+        let (response, refused) = sessions::watch_refusal(self.inner.handle(request)).await;
+        let response = if refused {
+            sessions_full(self.max_sessions)
+        } else if response.status().is_client_error() {
             explained(response, json_body, &bytes).await
         } else {
             response
@@ -283,6 +295,20 @@ fn rpc_error(status: StatusCode, reply: Vec<u8>) -> Response<Boxed> {
     response.headers_mut().insert(
         header::CONTENT_TYPE,
         header::HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
+/// `503 Service Unavailable` with `Retry-After`, for an `initialize` beyond the maximum
+/// of sessions: the sessions open go on undisturbed, and a slot frees when one ends.
+fn sessions_full(max: usize) -> Response<Boxed> {
+    let message = format!(
+        "Server busy: it holds its maximum of {max} sessions; try again later or end an idle one"
+    );
+    let mut response = rpc_error(StatusCode::SERVICE_UNAVAILABLE, wire::busy(message));
+    response.headers_mut().insert(
+        header::RETRY_AFTER,
+        header::HeaderValue::from(RETRY_AFTER.as_secs()),
     );
     response
 }
