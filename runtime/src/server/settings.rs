@@ -37,6 +37,13 @@ pub(crate) struct HttpOptions {
     pub(crate) max_sessions: usize,
     /// How long a session lives without a request.
     pub(crate) session_idle_timeout: Duration,
+    /// How long a connection may take to send a request's head, and may stay idle
+    /// between requests.
+    pub(crate) header_read_timeout: Duration,
+    /// How long a request may take to send its body.
+    pub(crate) body_read_timeout: Duration,
+    /// The most connections served at once; more wait to be accepted.
+    pub(crate) max_connections: usize,
 }
 
 /// The browser origins a server accepts unless told otherwise: pages served from the
@@ -60,6 +67,9 @@ impl Default for HttpOptions {
             allowed_origins: Some(LOOPBACK_ORIGINS.map(String::from).to_vec()),
             max_sessions: 1_000,
             session_idle_timeout: Duration::from_secs(5 * 60),
+            header_read_timeout: Duration::from_secs(10),
+            body_read_timeout: Duration::from_secs(30),
+            max_connections: 1_024,
         }
     }
 }

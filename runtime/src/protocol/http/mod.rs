@@ -2,35 +2,31 @@
 //!
 //! `rmcp`'s `StreamableHttpService` runs the sessions, the SSE streams, the stateless
 //! mode and the `Host` and `Origin` checks. In front of it, this module only reads each
-//! POST body (bounded by the server's message size), and turns the plain-text refusals
-//! `rmcp` sends (a body that is not JSON gets `415` and a sentence) into JSON-RPC errors
-//! a client can read, decoding the body with [`wire`] on that failure path only. Serving
-//! sets `TCP_NODELAY` on every connection, so that a reply written in two pieces is
-//! not held back waiting for the client's delayed acknowledgement.
+//! POST body (bounded by the server's message size and body timeout), and turns the
+//! plain-text refusals `rmcp` sends (a body that is not JSON gets `415` and a sentence)
+//! into JSON-RPC errors a client can read, decoding the body with [`wire`] on that
+//! failure path only. [`sessions`] bounds `rmcp`'s sessions; [`serve`] serves the
+//! endpoint on a listener, bounding connections and the time their requests take.
 
 use std::convert::Infallible;
-use std::future::Future;
 use std::sync::Arc;
 use std::task::{Context as TaskContext, Poll};
 use std::time::Duration;
 
-use axum::serve::ListenerExt as _;
 use bytes::Bytes;
 use futures::future::BoxFuture;
 use http::{Method, Request, Response, StatusCode, header};
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt as _, Full, LengthLimitError, Limited};
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
-use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use crate::outcome::error::ServerError;
 use crate::protocol::wire::{self, Inbound};
-use crate::server::builder::Server;
 use crate::server::tool_server::ToolServer;
 use sessions::BoundedSessions;
 
+mod serve;
 mod sessions;
 
 /// How long a client refused a session is asked to wait before it tries again.
@@ -102,6 +98,7 @@ pub struct HttpService {
     inner: StreamableHttpService<ToolServer, BoundedSessions>,
     max_message: usize,
     max_sessions: usize,
+    body_read_timeout: Duration,
     /// The POST requests being answered, which a graceful shutdown waits for.
     in_flight: TaskTracker,
 }
@@ -152,6 +149,7 @@ impl HttpService {
             inner,
             max_message,
             max_sessions: options.max_sessions,
+            body_read_timeout: options.body_read_timeout,
             in_flight: TaskTracker::new(),
         }
     }
@@ -170,7 +168,11 @@ impl HttpService {
         let answering = self.in_flight.token();
         let json_body = has_json_content(request.headers());
         let (parts, body) = request.into_parts();
-        let bytes = match Limited::new(body, self.max_message).collect().await {
+        let reading = Limited::new(body, self.max_message).collect();
+        let Ok(read) = tokio::time::timeout(self.body_read_timeout, reading).await else {
+            return body_too_slow(self.body_read_timeout);
+        };
+        let bytes = match read {
             Ok(collected) => collected.to_bytes(),
             Err(error) if error.is::<LengthLimitError>() => {
                 return rpc_error(
@@ -313,6 +315,21 @@ fn sessions_full(max: usize) -> Response<Boxed> {
     response
 }
 
+/// `408 Request Timeout` for a body not sent within `limit`, closing the connection, whose
+/// unread rest would be taken for the next request.
+fn body_too_slow(limit: Duration) -> Response<Boxed> {
+    let message = format!(
+        "Invalid request: the body was not sent within {} seconds",
+        limit.as_secs_f64()
+    );
+    let mut response = rpc_error(StatusCode::REQUEST_TIMEOUT, wire::invalid_request(message));
+    response.headers_mut().insert(
+        header::CONNECTION,
+        header::HeaderValue::from_static("close"),
+    );
+    response
+}
+
 /// `202 Accepted`, what a notification gets, also one dropped as malformed.
 fn accepted() -> Response<Boxed> {
     let mut response = Response::new(Full::new(Bytes::new()).boxed());
@@ -328,169 +345,5 @@ impl ToolServer {
     #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
     pub fn http_service(&self) -> HttpService {
         HttpService::new(self, CancellationToken::new())
-    }
-
-    /// Serves Streamable HTTP at `/mcp` on `listener` until `shutdown` completes; then
-    /// takes no new connection, lets the requests being answered finish within the
-    /// server's [`shutdown_grace`](crate::Server::shutdown_grace), and returns.
-    ///
-    /// ```no_run
-    /// # /// Adds two integers and returns their sum.
-    /// # #[mcp_tool::mcp_tool]
-    /// # fn add(a: i64, b: i64) -> i64 { a + b }
-    /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
-    /// let server = mcp_tool::Server::from_registry("calculator", "1.0.0").build()?;
-    /// let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-    /// println!("serving at http://{}/mcp", listener.local_addr()?);
-    /// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    /// let serving = tokio::spawn(server.serve_http(listener, async {
-    ///     let _ = stopped.await;
-    /// }));
-    /// // ... later:
-    /// let _ = stop.send(());
-    /// serving.await??;
-    /// # Ok(())
-    /// # }
-    /// ```
-    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
-    pub async fn serve_http(
-        self,
-        listener: tokio::net::TcpListener,
-        shutdown: impl std::future::Future<Output = ()> + Send + 'static,
-    ) -> Result<(), ServerError> {
-        serve(self, listener, shutdown).await
-    }
-}
-
-/// Serves `server` at `/mcp` on `listener` until `shutdown` completes, then lets the
-/// requests being answered finish within the server's grace period.
-pub(crate) async fn serve(
-    server: ToolServer,
-    listener: TcpListener,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-) -> Result<(), ServerError> {
-    let stop = CancellationToken::new();
-    let service = HttpService::new(&server, stop.clone());
-    let in_flight = service.in_flight.clone();
-    let app = axum::Router::new().route_service("/mcp", service);
-    let listener = listener.tap_io(|tcp| {
-        if let Err(error) = tcp.set_nodelay(true) {
-            tracing::debug!(%error, "could not set TCP_NODELAY on a connection");
-        }
-    });
-    let draining = CancellationToken::new();
-    let grace = server.limits().grace;
-    tokio::spawn({
-        let (draining, stop) = (draining.clone(), stop.clone());
-        async move {
-            shutdown.await;
-            // No new connections; the requests being answered get the grace period.
-            draining.cancel();
-            in_flight.close();
-            if tokio::time::timeout(grace, in_flight.wait()).await.is_err() {
-                tracing::warn!(
-                    requests = in_flight.len(),
-                    grace = ?grace,
-                    "requests still running after the grace period end without a reply"
-                );
-            }
-            stop.cancel();
-        }
-    });
-    let serving = axum::serve(listener, app)
-        .with_graceful_shutdown(draining.cancelled_owned())
-        .into_future();
-    tokio::select! {
-        served = serving => served.map_err(|e| ServerError::Transport(e.to_string())),
-        () = async {
-            stop.cancelled().await;
-            tokio::time::sleep(Duration::from_secs(1)).await;
-        } => Ok(()),
-    }
-}
-
-/// Completes on Ctrl-C, or on SIGTERM where there are signals.
-pub(crate) async fn shutdown_signal() {
-    let interrupt = async {
-        if tokio::signal::ctrl_c().await.is_err() {
-            std::future::pending::<()>().await;
-        }
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = interrupt => {}
-        () = terminate => {}
-    }
-    tracing::info!("shutting down: no new requests; running ones may finish");
-}
-
-impl Server {
-    /// Builds the server and serves Streamable HTTP at `http://ADDRESS/mcp` until Ctrl-C
-    /// or SIGTERM, from a program that runs its own async runtime; then takes no new
-    /// request and gives the running ones the [`shutdown_grace`](Self::shutdown_grace)
-    /// to finish. It prints the address it serves at on stderr. Bind to `127.0.0.1`
-    /// (the loopback interface) unless clients on other machines must reach it, and
-    /// then list the names they use with [`allowed_hosts`](Self::allowed_hosts).
-    ///
-    /// ```no_run
-    /// #[tokio::main]
-    /// async fn main() -> Result<(), mcp_tool::ServerError> {
-    ///     mcp_tool::Server::from_registry("line-counter", env!("CARGO_PKG_VERSION"))
-    ///         .serve_http("127.0.0.1:8000")
-    ///         .await
-    /// }
-    /// ```
-    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
-    pub async fn serve_http(self, address: &str) -> Result<(), ServerError> {
-        crate::outcome::logging::init_unless_set();
-        let name = self.name.clone();
-        let stateless = self.settings.http.stateless;
-        let server = self.build()?;
-        let listener = tokio::net::TcpListener::bind(address)
-            .await
-            .map_err(|source| ServerError::Bind {
-                address: address.to_owned(),
-                source,
-            })?;
-        let local = listener
-            .local_addr()
-            .map_err(|e| ServerError::Transport(e.to_string()))?;
-        let mode = if stateless {
-            "stateless"
-        } else {
-            "with sessions"
-        };
-        eprintln!("{name}: serving MCP over HTTP ({mode}) at http://{local}/mcp; Ctrl-C stops");
-        server.serve_http(listener, shutdown_signal()).await
-    }
-
-    /// [`serve_http`](Self::serve_http) on an async runtime of its own, with a worker
-    /// thread per core: a plain `fn main` can serve HTTP.
-    ///
-    /// ```no_run
-    /// fn main() -> Result<(), mcp_tool::ServerError> {
-    ///     mcp_tool::Server::from_registry("line-counter", env!("CARGO_PKG_VERSION"))
-    ///         .run_http("127.0.0.1:8000")
-    /// }
-    /// ```
-    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
-    pub fn run_http(self, address: &str) -> Result<(), ServerError> {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .enable_all()
-            .build()
-            .map_err(ServerError::Runtime)?;
-        let served = runtime.block_on(self.serve_http(address));
-        runtime.shutdown_background();
-        served
     }
 }

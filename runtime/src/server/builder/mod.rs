@@ -15,6 +15,8 @@ use crate::server::settings::{Rounds, Settings};
 use crate::server::tool_server::{About, ToolServer};
 
 mod checks;
+#[cfg(feature = "http")]
+mod http;
 mod tasks;
 
 use checks::{check_states, check_unique};
@@ -237,144 +239,6 @@ impl Server {
     /// ```
     pub fn request_state_ttl(mut self, ttl: Duration) -> Self {
         self.settings.rounds.ttl = ttl;
-        self
-    }
-
-    /// Serves HTTP statelessly: no session is kept between requests, and each request
-    /// gets one JSON response (or an SSE stream when its tool sends notifications first),
-    /// so that any replica behind a load balancer can answer any request. Off unless
-    /// set: sessions are kept, each with its own `logging/setLevel` and its stream of
-    /// server messages. (Clients of protocol 2026-07-28 are always served statelessly.)
-    ///
-    /// ```no_run
-    /// # async fn run() -> Result<(), mcp_tool::ServerError> {
-    /// mcp_tool::Server::from_registry("search", "1.0.0")
-    ///     .stateless(true)
-    ///     .serve_http("127.0.0.1:8000")
-    ///     .await
-    /// # }
-    /// ```
-    #[cfg(feature = "http")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
-    pub fn stateless(mut self, stateless: bool) -> Self {
-        self.settings.http.stateless = stateless;
-        self
-    }
-
-    /// The `Host` header values HTTP requests may carry, as host names or `host:port`;
-    /// any other gets `403 Forbidden`. Unless set, only loopback names are accepted
-    /// (`localhost`, `127.0.0.1`, `::1`): a web page that points its own domain name at
-    /// 127.0.0.1 (DNS rebinding) cannot reach a server on a developer's machine. A
-    /// server that others reach by name lists that name.
-    ///
-    /// ```
-    /// let server = mcp_tool::Server::from_registry("search", "1.0.0")
-    ///     .allowed_hosts(["mcp.example.com", "localhost"]);
-    /// # drop(server);
-    /// ```
-    #[cfg(feature = "http")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
-    pub fn allowed_hosts<I, S>(mut self, hosts: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        self.settings.http.allowed_hosts = hosts.into_iter().map(Into::into).collect();
-        self
-    }
-
-    /// Accepts HTTP requests whatever their `Host` header: for a server behind a proxy
-    /// that checks it already. See [`allowed_hosts`](Self::allowed_hosts) for why the
-    /// check exists.
-    ///
-    /// ```
-    /// let server = mcp_tool::Server::from_registry("search", "1.0.0").allow_any_host();
-    /// # drop(server);
-    /// ```
-    #[cfg(feature = "http")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
-    pub fn allow_any_host(mut self) -> Self {
-        self.settings.http.allowed_hosts.clear();
-        self
-    }
-
-    /// The browser origins whose pages may call the server, as `scheme://host:port`
-    /// (`:*` for any port, no port for the scheme's default one, `"null"` for the
-    /// `Origin: null` of sandboxed pages); a request
-    /// that carries any other `Origin` gets `403 Forbidden` and opens no session, and one
-    /// without `Origin` (any client that is not a browser) is served. Unless set, only
-    /// pages of the loopback interface are accepted (`http://localhost:*`,
-    /// `http://127.0.0.1:*`, `http://[::1]:*` and their `https` twins): a page of another
-    /// site open in a developer's browser cannot call a server on the developer's machine.
-    /// The list replaces that default; an empty list refuses every `Origin`.
-    ///
-    /// ```
-    /// let server = mcp_tool::Server::from_registry("search", "1.0.0")
-    ///     .allowed_origins(["https://app.example.com", "http://localhost:*"]);
-    /// # drop(server);
-    /// ```
-    #[cfg(feature = "http")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
-    pub fn allowed_origins<I, S>(mut self, origins: I) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        self.settings.http.allowed_origins = Some(origins.into_iter().map(Into::into).collect());
-        self
-    }
-
-    /// Accepts HTTP requests whatever their `Origin` header: for a server behind a proxy
-    /// that checks it already. See [`allowed_origins`](Self::allowed_origins) for why the
-    /// check exists.
-    ///
-    /// ```
-    /// let server = mcp_tool::Server::from_registry("search", "1.0.0").allow_any_origin();
-    /// # drop(server);
-    /// ```
-    #[cfg(feature = "http")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
-    pub fn allow_any_origin(mut self) -> Self {
-        self.settings.http.allowed_origins = None;
-        self
-    }
-
-    /// The most HTTP sessions held at once; 1,000 unless set. An `initialize` beyond it
-    /// gets `503 Service Unavailable` with `Retry-After: 5` and a JSON-RPC error, and
-    /// the sessions open go on undisturbed: a client that opens session after session
-    /// cannot make the server's memory grow past this many (a session holds about
-    /// 60 kB), nor take a session away from another client. A slot frees when a session
-    /// ends: closed by its client (`DELETE`), or idle past
-    /// [`session_idle_timeout`](Self::session_idle_timeout). Stateless serving keeps no
-    /// session, and clients of protocol 2026-07-28 open none.
-    ///
-    /// ```
-    /// let server = mcp_tool::Server::from_registry("search", "1.0.0").max_sessions(10_000);
-    /// # drop(server);
-    /// ```
-    #[cfg(feature = "http")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
-    pub fn max_sessions(mut self, max: usize) -> Self {
-        self.settings.http.max_sessions = max;
-        self
-    }
-
-    /// How long an HTTP session lives without a request from its client; 5 minutes
-    /// unless set. Then the session ends, its slot among the
-    /// [`max_sessions`](Self::max_sessions) frees, and its client's next request gets
-    /// `404`, upon which a client opens a new session.
-    ///
-    /// ```
-    /// use std::time::Duration;
-    ///
-    /// let server = mcp_tool::Server::from_registry("search", "1.0.0")
-    ///     .session_idle_timeout(Duration::from_secs(60));
-    /// # drop(server);
-    /// ```
-    #[cfg(feature = "http")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
-    pub fn session_idle_timeout(mut self, idle: Duration) -> Self {
-        self.settings.http.session_idle_timeout = idle;
         self
     }
 
