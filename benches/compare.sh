@@ -9,7 +9,9 @@
 # (instructions: per handler call, instructions.txt; per call of the whole process, client
 # and server, process-instructions.txt, on which the whole-process target is judged; per
 # byte masked, masking.txt), stdio (whole process over stdio, wall time, hyperfine), http
-# (Streamable HTTP, http-load), builds (200-tool crates, hyperfine).
+# (Streamable HTTP, http-load), builds (200-tool crates, hyperfine), http-load (the HTTP
+# servers under oha, a maintained load generator, at a fixed concurrency for a bounded
+# time: throughput, latency, errors and the server's peak memory).
 #
 # Usage: benches/compare.sh            (about 27 minutes on 2 cores with the benchmarks
 #                                      built, the http step included; nearer an hour from
@@ -18,9 +20,13 @@
 #        PROCESS_RUNS (callgrind runs of each whole process at each number of calls, 3),
 #        HTTP_CALLS (HTTP calls per client per run, 1000), HTTP_RUNS (HTTP rounds, 5),
 #        BUILD_RUNS (hyperfine runs per build timing, 3), CARGO_TARGET_DIR,
-#        STEPS (what to measure, "criterion callgrind stdio http builds"; with fewer, the
-#        results and the report go to $CARGO_TARGET_DIR/bench-results/ only, never to
-#        benches/),
+#        LOAD_SECONDS (each oha run of http-load, 10), LOAD_CLIENTS (its connections, 16),
+#        LOAD_SESSIONS (initialize requests of its session flood, 5000), OHA (an oha
+#        already built, else scripts/setup-oha.sh installs it under target/),
+#        STEPS (what to measure, "criterion callgrind stdio http builds http-load"; with
+#        fewer, the results and the report go to $CARGO_TARGET_DIR/bench-results/ only,
+#        never to benches/; but STEPS=http-load alone writes benches/results/http-load/
+#        and the report from benches/results/, the other steps' results left as they are),
 #        ALLOW_DIRTY=1 (measure a working tree with uncommitted changes; the table
 #        then says "with local changes" and must not be committed).
 set -euo pipefail
@@ -44,7 +50,7 @@ if [ -n "$changes" ] || [ "$commit" = unknown ]; then
     commit="$commit with local changes"
 fi
 
-all_steps="criterion callgrind stdio http builds"
+all_steps="criterion callgrind stdio http builds http-load"
 steps=${STEPS:-$all_steps}
 for s in $steps; do
     case " $all_steps " in
@@ -59,7 +65,7 @@ export CARGO_TARGET_DIR=$target
 # One optimized build for the servers and the benchmarks (the bench profile otherwise
 # adds debug info, which profiling wants and a timing run does not).
 export CARGO_PROFILE_BENCH_DEBUG=false
-if [ "$steps" = "$all_steps" ]; then
+if [ "$steps" = "$all_steps" ] || [ "$steps" = http-load ]; then
     results=$root/benches/results
 else
     results=$target/bench-results
@@ -73,6 +79,9 @@ http_calls=${HTTP_CALLS:-1000}
 http_runs=${HTTP_RUNS:-5}
 http_warmup=10
 build_runs=${BUILD_RUNS:-3}
+load_seconds=${LOAD_SECONDS:-10}
+load_clients=${LOAD_CLIENTS:-16}
+load_sessions=${LOAD_SESSIONS:-5000}
 criterion_args=(--warm-up-time 1 --measurement-time 3 --noplot)
 
 if [ -x "$bin/bench-server" ]; then
@@ -89,6 +98,9 @@ if ! command -v hyperfine >/dev/null; then
 fi
 
 mkdir -p "$results"
+# STEPS=http-load alone keeps the other steps' results and their machine.txt: only its own
+# directory, benches/results/http-load/, is measured again.
+if [ "$steps" != http-load ]; then
 rm -f "$results"/*.json "$results"/*.txt "$results"/RESULTS.md "$results"/perf.svg
 {
     echo "cpu: $(lscpu | sed -n 's/^Model name: *//p' | head -n 1)"
@@ -107,6 +119,7 @@ rm -f "$results"/*.json "$results"/*.txt "$results"/RESULTS.md "$results"/perf.s
     echo "http rounds: $http_runs"
 } >"$results/machine.txt"
 cat "$results/machine.txt"
+fi
 
 step "building the servers, the client and the benchmarks (release)"
 cargo build --profile bench --locked -p mcp-tool-benches --bins
@@ -276,6 +289,10 @@ if doing http; then
     done
 fi
 
+if doing http-load; then
+    . "$root/benches/http-load.sh"
+fi
+
 if doing builds; then (
     step "generating three crates with 200 tools each"
     rm -rf "$gen"
@@ -302,12 +319,17 @@ if doing builds; then (
 fi
 
 step "writing the report"
+if [ "$steps" != http-load ]; then
 {
     echo "wall seconds: $(($(date +%s) - began))"
     echo "wall note: $start_note"
 } >>"$results/machine.txt"
-if [ "$steps" = "$all_steps" ]; then
-    "$bin/report" --criterion "$target/criterion" --results "$results" \
+fi
+# Without criterion's own directory, the report reads its figures from criterion.json.
+criterion=(--criterion "$target/criterion")
+[ "$steps" = http-load ] && criterion=()
+if [ "$steps" = "$all_steps" ] || [ "$steps" = http-load ]; then
+    "$bin/report" "${criterion[@]}" --results "$results" \
         --markdown "$root/benches/RESULTS.md" --svg "$root/benches/perf.svg" --readme "$root/README.md"
     step "done: benches/results/, benches/RESULTS.md, benches/perf.svg and the README's table"
 else

@@ -1,6 +1,7 @@
 //! Reads what `compare.sh` measured (criterion's estimates, hyperfine's JSON exports,
 //! callgrind's counts of handler calls, of whole processes and of masking, `http-load`'s
-//! summaries and the machine description, all kept in `benches/results/`) and writes the
+//! summaries, oha's runs in `http-load/` and the machine description, all kept in
+//! `benches/results/`) and writes the
 //! markdown table, the SVG chart and the README's copy of the table; or, with `--check`,
 //! says whether those files are what the results give. Results without a file (a run of
 //! fewer steps, or one older than the file) give a report without its rows.
@@ -14,6 +15,7 @@
 //! report can be written again, and checked, from committed results alone.
 
 mod data;
+mod load;
 mod markdown;
 mod masking;
 mod runtime;
@@ -27,6 +29,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 
 use data::{Medians, lookup, machine};
+use load::load_markdown;
 use markdown::markdown;
 use masking::masking_rows;
 use runtime::runtime_rows;
@@ -164,7 +167,9 @@ fn run(options: &Options) -> anyhow::Result<()> {
         &masking,
         &machine,
     );
-    put(&options.markdown, &text, options.check)?;
+    // The load table closes RESULTS.md only; the README keeps the comparison.
+    let full = text.clone() + &load_markdown(&options.results)?;
+    put(&options.markdown, &full, options.check)?;
     put(&options.svg, &svg(&rows), options.check)?;
     if let Some(path) = &options.readme {
         let readme =
@@ -172,7 +177,7 @@ fn run(options: &Options) -> anyhow::Result<()> {
         put(path, &with_report(&readme, &text)?, options.check)?;
     }
     if !options.check {
-        print!("{text}");
+        print!("{full}");
     }
     Ok(())
 }
