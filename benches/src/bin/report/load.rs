@@ -87,7 +87,7 @@ pub(crate) fn load_markdown(results: &Path) -> anyhow::Result<String> {
         out,
         "\n## The HTTP servers under load (oha)\n\n\
          Measured by `benches/compare.sh` (step `http-load`, `benches/http-load.sh`) with {} \
-         on {} ({} cores) at commit {}, on {}: `add` served by ours (`serve_http`), by rmcp's \
+         on {} ({} cores, load average {} at the start, shared) at commit {}, on {}: `add` served by ours (`serve_http`), by rmcp's \
          `StreamableHttpService` on `axum::serve` as rmcp's examples serve it, and by the same \
          with `TCP_NODELAY`; {} connections kept alive. *stateless*: calls without a session \
          for {} s, the calls under way at the end let finish; *session*: calls in one session \
@@ -99,6 +99,7 @@ pub(crate) fn load_markdown(results: &Path) -> anyhow::Result<String> {
         get("tool"),
         get("cpu"),
         get("cores"),
+        get("load at start"),
         get("commit"),
         get("date"),
         get("connections"),
