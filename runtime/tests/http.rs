@@ -5,19 +5,18 @@
 
 #![cfg(feature = "http")]
 
-use std::net::SocketAddr;
+mod common;
+
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use bytes::Bytes;
 use http_body_util::{BodyExt as _, Full};
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
-use mcp_tool::{Server, ServerError, ToolError, mcp_tool};
+use mcp_tool::{Server, ToolError, mcp_tool};
 use serde_json::{Value, json};
-use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
 
 /// Adds two integers and returns their sum.
 #[mcp_tool]
@@ -102,43 +101,10 @@ async fn eventually(flag: &AtomicBool) -> bool {
     false
 }
 
-struct Running {
-    address: SocketAddr,
-    stop: Option<oneshot::Sender<()>>,
-    served: JoinHandle<Result<(), ServerError>>,
-}
-
-impl Running {
-    fn url(&self) -> String {
-        format!("http://{}/mcp", self.address)
-    }
-
-    /// Starts the shutdown and waits for the server to return.
-    async fn stop(mut self) -> Duration {
-        let started = Instant::now();
-        let _ = self.stop.take().expect("stopped once").send(());
-        tokio::time::timeout(Duration::from_secs(20), self.served)
-            .await
-            .expect("the server returns after its shutdown")
-            .expect("the server task does not panic")
-            .expect("the server returns Ok");
-        started.elapsed()
-    }
-}
+use common::http::Running;
 
 async fn start(server: Server) -> Running {
-    let server = server.build().expect("the server builds");
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    let (stop, stopped) = oneshot::channel::<()>();
-    let served = tokio::spawn(server.serve_http(listener, async {
-        let _ = stopped.await;
-    }));
-    Running {
-        address,
-        stop: Some(stop),
-        served,
-    }
+    Running::start(server.build().expect("the server builds")).await
 }
 
 fn stateless() -> Server {

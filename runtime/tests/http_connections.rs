@@ -5,6 +5,8 @@
 
 #![cfg(feature = "http")]
 
+mod common;
+
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -14,12 +16,11 @@ use bytes::Bytes;
 use http_body_util::{BodyExt as _, Full};
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
-use mcp_tool::{Server, ServerError, mcp_tool};
+use mcp_tool::{Server, mcp_tool};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
 use tokio::net::TcpStream;
 use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
 
 /// Adds two integers and returns their sum.
 #[mcp_tool]
@@ -27,36 +28,10 @@ fn add(a: i64, b: i64) -> i64 {
     a + b
 }
 
-struct Running {
-    address: SocketAddr,
-    stop: oneshot::Sender<()>,
-    served: JoinHandle<Result<(), ServerError>>,
-}
-
-impl Running {
-    async fn stop(self) {
-        let _ = self.stop.send(());
-        tokio::time::timeout(Duration::from_secs(20), self.served)
-            .await
-            .expect("the server returns after its shutdown")
-            .expect("the server task does not panic")
-            .expect("the server returns Ok");
-    }
-}
+use common::http::Running;
 
 async fn start(server: Server) -> Running {
-    let server = server.stateless(true).build().expect("the server builds");
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    let (stop, stopped) = oneshot::channel::<()>();
-    let served = tokio::spawn(server.serve_http(listener, async {
-        let _ = stopped.await;
-    }));
-    Running {
-        address,
-        stop,
-        served,
-    }
+    Running::start(server.stateless(true).build().expect("the server builds")).await
 }
 
 const PING: &str = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;

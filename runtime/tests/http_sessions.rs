@@ -7,7 +7,6 @@
 
 mod common;
 
-use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
@@ -15,10 +14,8 @@ use http_body_util::{BodyExt as _, Full};
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
-use mcp_tool::{Server, ServerError, mcp_tool};
+use mcp_tool::{Server, mcp_tool};
 use serde_json::{Value, json};
-use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
 
 use common::resident_bytes;
 
@@ -28,40 +25,10 @@ fn add(a: i64, b: i64) -> i64 {
     a + b
 }
 
-struct Running {
-    address: SocketAddr,
-    stop: oneshot::Sender<()>,
-    served: JoinHandle<Result<(), ServerError>>,
-}
-
-impl Running {
-    fn url(&self) -> String {
-        format!("http://{}/mcp", self.address)
-    }
-
-    async fn stop(self) {
-        let _ = self.stop.send(());
-        tokio::time::timeout(Duration::from_secs(20), self.served)
-            .await
-            .expect("the server returns after its shutdown")
-            .expect("the server task does not panic")
-            .expect("the server returns Ok");
-    }
-}
+use common::http::Running;
 
 async fn start(server: Server) -> Running {
-    let server = server.build().expect("the server builds");
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    let (stop, stopped) = oneshot::channel::<()>();
-    let served = tokio::spawn(server.serve_http(listener, async {
-        let _ = stopped.await;
-    }));
-    Running {
-        address,
-        stop,
-        served,
-    }
+    Running::start(server.build().expect("the server builds")).await
 }
 
 type HttpClient = Client<HttpConnector, Full<Bytes>>;

@@ -15,9 +15,9 @@ use mcp_tool::model::{Elicitation, TaskSupport};
 use mcp_tool::{Arguments, Context, RuntimeTool, Server, ToolError, mcp_tool};
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::json;
 
-const TASKS: &str = "io.modelcontextprotocol/tasks";
+use common::tasks::{TASKS, call, meta, request, task_id, until};
 
 /// Works for `millis`, reporting progress, then says how long it worked.
 #[mcp_tool(task = "optional")]
@@ -100,65 +100,6 @@ fn server() -> Server {
         "yearly",
         "impatient",
     ])
-}
-
-/// The `_meta` of a 2026-07-28 request from a client that declares the tasks extension
-/// (or not).
-fn meta(tasks: bool) -> Value {
-    let mut capabilities = json!({ "elicitation": {} });
-    if tasks {
-        capabilities["extensions"] = json!({ TASKS: {} });
-    }
-    json!({
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientInfo": { "name": "tasks-test", "version": "1" },
-        "io.modelcontextprotocol/clientCapabilities": capabilities
-    })
-}
-
-/// Sends `method` with `params` (and the extension declared) and returns the reply.
-async fn request(client: &mut common::RawClient, id: u64, method: &str, params: Value) -> Value {
-    let mut params = params;
-    params["_meta"] = meta(true);
-    let line = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
-    client.send(&line.to_string()).await;
-    let reply = client.receive().await;
-    assert_eq!(reply["id"], id, "{reply}");
-    reply
-}
-
-async fn call(client: &mut common::RawClient, id: u64, tool: &str, arguments: Value) -> Value {
-    request(
-        client,
-        id,
-        "tools/call",
-        json!({ "name": tool, "arguments": arguments }),
-    )
-    .await
-}
-
-/// `tasks/get` until the task is `status` (or has ended), within 5 s.
-async fn until(client: &mut common::RawClient, task: &str, status: &str) -> Value {
-    for id in 1000.. {
-        let got = request(client, id, "tasks/get", json!({ "taskId": task })).await;
-        let now = got["result"]["status"]
-            .as_str()
-            .unwrap_or_default()
-            .to_owned();
-        if now == status || ["completed", "failed", "cancelled"].contains(&now.as_str()) {
-            return got;
-        }
-        assert!(id < 1100, "the task did not become {status}: {got}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    unreachable!()
-}
-
-fn task_id(created: &Value) -> String {
-    created["result"]["taskId"]
-        .as_str()
-        .expect("a task id")
-        .to_owned()
 }
 
 #[tokio::test]

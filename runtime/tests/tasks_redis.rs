@@ -23,7 +23,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-const TASKS: &str = "io.modelcontextprotocol/tasks";
+use common::tasks::{request, until};
 
 #[derive(Deserialize, JsonSchema)]
 struct Confirm {
@@ -117,52 +117,10 @@ fn replica(redis: &Redis) -> Server {
         .task_poll_interval(Duration::from_millis(50))
 }
 
-fn meta() -> Value {
-    json!({
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientInfo": { "name": "replicas-test", "version": "1" },
-        "io.modelcontextprotocol/clientCapabilities": {
-            "elicitation": {}, "extensions": { TASKS: {} }
-        }
-    })
-}
-
-async fn request(client: &mut common::RawClient, id: u64, method: &str, params: Value) -> Value {
-    let mut params = params;
-    params["_meta"] = meta();
-    let line = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
-    client.send(&line.to_string()).await;
-    let reply = client.receive().await;
-    assert_eq!(reply["id"], id, "{reply}");
-    reply
-}
-
 async fn start(client: &mut common::RawClient, tool: &str, arguments: Value) -> String {
-    let params = json!({ "name": tool, "arguments": arguments });
-    let created = request(client, 1, "tools/call", params).await;
+    let created = common::tasks::call(client, 1, tool, arguments).await;
     assert_eq!(created["result"]["resultType"], "task", "{created}");
-    created["result"]["taskId"].as_str().unwrap().to_owned()
-}
-
-/// `tasks/get` on `client` until the task is `status` (or has ended), within 10 s.
-async fn until(client: &mut common::RawClient, task: &str, status: &str) -> Value {
-    let began = Instant::now();
-    for id in 100.. {
-        let got = request(client, id, "tasks/get", json!({ "taskId": task })).await;
-        let now = got["result"]["status"]
-            .as_str()
-            .unwrap_or_default()
-            .to_owned();
-        if now == status || ["completed", "failed", "cancelled"].contains(&now.as_str()) {
-            return got;
-        }
-        assert!(
-            began.elapsed() < Duration::from_secs(10),
-            "not {status}: {got}"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    unreachable!()
+    common::tasks::task_id(&created)
 }
 
 #[tokio::test]

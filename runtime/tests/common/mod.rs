@@ -3,6 +3,10 @@
 
 #![allow(dead_code, unreachable_pub)]
 
+#[cfg(feature = "http")]
+pub mod http;
+pub mod tasks;
+
 use std::time::Duration;
 
 use mcp_tool::{Server, ServerError, ToolServer};

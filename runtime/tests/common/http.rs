@@ -1,0 +1,48 @@
+//! A server on Streamable HTTP of the test's own: bound to a free port of 127.0.0.1,
+//! served until the test stops it.
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use mcp_tool::{ServerError, ToolServer};
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+pub struct Running {
+    pub address: SocketAddr,
+    stop: Option<oneshot::Sender<()>>,
+    served: JoinHandle<Result<(), ServerError>>,
+}
+
+impl Running {
+    /// Serves `server` on a free port of 127.0.0.1.
+    pub async fn start(server: ToolServer) -> Self {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        let (stop, stopped) = oneshot::channel::<()>();
+        let served = tokio::spawn(server.serve_http(listener, async {
+            let _ = stopped.await;
+        }));
+        Self {
+            address,
+            stop: Some(stop),
+            served,
+        }
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://{}/mcp", self.address)
+    }
+
+    /// Starts the shutdown and waits for the server to return: how long it took.
+    pub async fn stop(mut self) -> Duration {
+        let started = Instant::now();
+        let _ = self.stop.take().expect("stopped once").send(());
+        tokio::time::timeout(Duration::from_secs(20), self.served)
+            .await
+            .expect("the server returns after its shutdown")
+            .expect("the server task does not panic")
+            .expect("the server returns Ok");
+        started.elapsed()
+    }
+}
