@@ -130,19 +130,9 @@ pub(crate) fn begin(
         None => Carried::default(),
         Some(state) => open(shared, state, &subject, &arguments)?,
     };
-    let mut answers = Map::new();
-    for (key, response) in responses.unwrap_or_default() {
-        if !response.is_object() {
-            return Err(sdk::ErrorData::invalid_params(
-                format!(
-                    "the input response `{key}` is not an object: each answers an input \
-                     request with its result (an elicitation, sampling or roots result)"
-                ),
-                None,
-            ));
-        }
-        answers.insert(key, response);
-    }
+    let responses = responses.unwrap_or_default();
+    check_responses(&responses)?;
+    let answers: Map<String, Value> = responses.into_iter().collect();
     Ok(Some(Begun {
         round: Arc::new(Round::new(answers, carried)),
         subject,
@@ -164,7 +154,7 @@ fn open(
         RequestStateError::Expired => refused(format!(
             "the requestState has expired: it is valid for {} after it is issued; call \
              {subject} again without requestState and inputResponses to start over",
-            seconds(seal.ttl)
+            words(seal.ttl)
         )),
         _ => refused(format!(
             "the requestState was changed or was not issued by this server (its signature \
@@ -401,13 +391,31 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|byte| format!("{byte:02x}")).collect()
 }
 
-/// A duration in words: `10 minutes`, `90 seconds`.
-fn seconds(duration: Duration) -> String {
-    let seconds = duration.as_secs();
-    if seconds >= 60 && seconds.is_multiple_of(60) {
-        format!("{} minutes", seconds / 60)
-    } else {
-        format!("{seconds} seconds")
+/// A duration in words, for error messages: `1 hours`, `10 minutes`, `90 seconds`,
+/// `200 milliseconds`.
+pub(crate) fn words(duration: Duration) -> String {
+    if duration.subsec_millis() != 0 {
+        return format!("{} milliseconds", duration.as_millis());
+    }
+    match duration.as_secs() {
+        s if s >= 3600 && s.is_multiple_of(3600) => format!("{} hours", s / 3600),
+        s if s >= 60 && s.is_multiple_of(60) => format!("{} minutes", s / 60),
+        s => format!("{s} seconds"),
+    }
+}
+
+/// Refuses input responses of which one is not an object (an elicitation, sampling or
+/// roots result), naming it.
+pub(crate) fn check_responses(responses: &InputResponses) -> Result<(), sdk::ErrorData> {
+    match responses.iter().find(|(_, response)| !response.is_object()) {
+        Some((key, _)) => Err(sdk::ErrorData::invalid_params(
+            format!(
+                "the input response `{key}` is not an object: each answers an input request \
+                 with its result (an elicitation, sampling or roots result)"
+            ),
+            None,
+        )),
+        None => Ok(()),
     }
 }
 
@@ -427,7 +435,9 @@ mod tests {
 
     #[test]
     fn durations_read_as_words() {
-        assert_eq!(seconds(Duration::from_secs(600)), "10 minutes");
-        assert_eq!(seconds(Duration::from_secs(90)), "90 seconds");
+        assert_eq!(words(Duration::from_secs(600)), "10 minutes");
+        assert_eq!(words(Duration::from_secs(90)), "90 seconds");
+        assert_eq!(words(Duration::from_secs(7200)), "2 hours");
+        assert_eq!(words(Duration::from_millis(200)), "200 milliseconds");
     }
 }

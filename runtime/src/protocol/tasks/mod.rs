@@ -119,9 +119,9 @@ fn answer(
             &record, tasks,
         )))),
         Start::Finished(outcome) => handler::respond(server, outcome, begun, tool, context),
-        Start::Refused(NotStarted::Busy(limit)) => Err(ErrorData::new(
+        Start::Refused(busy @ NotStarted::Busy(_)) => Err(ErrorData::new(
             ErrorCode::INTERNAL_ERROR,
-            NotStarted::Busy(limit).to_string(),
+            busy.to_string(),
             None,
         )),
         Start::Refused(NotStarted::Store(error)) => {
@@ -188,7 +188,7 @@ async fn record(tasks: &Tasks, id: &str) -> Result<Record, ErrorData> {
             format!(
                 "the task `{shown}` has expired: a task is kept for {} after it is created; \
                  call the tool again for a new one",
-                words(tasks.settings.ttl)
+                rounds::words(tasks.settings.ttl)
             ),
             None,
         )),
@@ -207,18 +207,6 @@ async fn record(tasks: &Tasks, id: &str) -> Result<Record, ErrorData> {
                 None,
             ))
         }
-    }
-}
-
-/// `10 minutes`, `90 seconds`, `200 milliseconds`.
-fn words(duration: std::time::Duration) -> String {
-    if duration.subsec_millis() != 0 {
-        return format!("{} milliseconds", duration.as_millis());
-    }
-    match duration.as_secs() {
-        s if s >= 3600 && s.is_multiple_of(3600) => format!("{} hours", s / 3600),
-        s if s >= 60 && s.is_multiple_of(60) => format!("{} minutes", s / 60),
-        s => format!("{s} seconds"),
     }
 }
 
@@ -280,17 +268,7 @@ pub(crate) async fn update(tasks: &Tasks, params: UpdateTaskParams) -> Result<()
             None,
         ));
     }
-    for (key, response) in &params.input_responses {
-        if !response.is_object() {
-            return Err(ErrorData::invalid_params(
-                format!(
-                    "the input response `{key}` is not an object: each answers an input \
-                     request with its result (an elicitation, sampling or roots result)"
-                ),
-                None,
-            ));
-        }
-    }
+    rounds::check_responses(&params.input_responses)?;
     if let Some(running) = tasks.running_here(&record.id) {
         if running.inbox.give(params.input_responses) {
             // Written before the ack, so that the next tasks/get sees the answers taken.

@@ -17,6 +17,7 @@ use crate::model::{
     ClientInfo, Elicitation, ElicitationRequest, LogLevel, RequestId, Root, SamplingRequest,
     SamplingResponse,
 };
+use crate::outcome::error::INTERNAL_ERROR;
 use crate::protocol::{bridge, rounds};
 use crate::server::tasks::{Lookup, NotStarted, Record, Running, Status, Tasks, millis, now_ms};
 use crate::server::tool_server::{Answer, Refusal, ToolServer};
@@ -237,7 +238,7 @@ async fn end(tasks: &Tasks, id: &str, outcome: Result<Answer, Refusal>) {
                          task may keep (Server::task_result_limit): return less, or a link to \
                          where the result is"
                     );
-                    failed(&mut record, -32603, message);
+                    failed(&mut record, INTERNAL_ERROR, message);
                 }
                 _ => {
                     record.status = Status::Completed;
@@ -246,7 +247,7 @@ async fn end(tasks: &Tasks, id: &str, outcome: Result<Answer, Refusal>) {
             },
             Err(error) => failed(
                 &mut record,
-                -32603,
+                INTERNAL_ERROR,
                 format!("the result was not written: {error}"),
             ),
         },
@@ -255,10 +256,10 @@ async fn end(tasks: &Tasks, id: &str, outcome: Result<Answer, Refusal>) {
             let error = bridge::error_data(error);
             failed(&mut record, error.code.0, error.message.into_owned());
         }
-        Err(Refusal::Crashed(message)) => failed(&mut record, -32603, message),
+        Err(Refusal::Crashed(message)) => failed(&mut record, INTERNAL_ERROR, message),
         Err(Refusal::MissingCapability(_) | Refusal::InputRequired) => failed(
             &mut record,
-            -32603,
+            INTERNAL_ERROR,
             "the task's call was refused".to_owned(),
         ),
     }

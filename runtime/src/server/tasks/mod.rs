@@ -240,7 +240,7 @@ impl Tasks {
             record.status = Status::Failed;
             record.input_requests = Map::new();
             record.error = Some(serde_json::json!({
-                "code": -32603,
+                "code": crate::outcome::error::INTERNAL_ERROR,
                 "message": format!(
                     "the server running the task stopped before it ended (its lease lapsed \
                      at {}): call the tool again",

@@ -17,8 +17,8 @@ use serde_json::{Map, Value};
 use tokio::sync::OnceCell;
 
 use crate::call::session::Pending;
+use crate::server::tasks::Record;
 use crate::server::tasks::store::{Lookup, TaskStore};
-use crate::server::tasks::{Record, millis};
 
 /// Replaces the record `KEYS[1]` with `ARGV[1]`, keeping its expiry, unless the record
 /// is gone or has ended. Answers 1 when it wrote.
@@ -97,8 +97,7 @@ impl RedisStore {
 
     async fn create_record(&self, record: Record) -> Result<(), String> {
         let json = serde_json::to_string(&record).map_err(|error| error.to_string())?;
-        let ttl =
-            u64::try_from(millis(Duration::from_millis(record.ttl_ms)).max(1)).unwrap_or(u64::MAX);
+        let ttl = record.ttl_ms.max(1);
         let mut connection = self.connection().await?;
         redis::pipe()
             .atomic()
