@@ -125,42 +125,50 @@ impl Arguments {
     }
 
     /// A string that must be sent; `""` after a fault.
+    #[inline]
     pub fn required_str(&mut self, name: &str) -> String {
         self.required::<String>(name).unwrap_or_default()
     }
 
     /// An integer that must be sent; `0` after a fault. `5.0` counts as `5`, as JSON
     /// Schema has it.
+    #[inline]
     pub fn required_i64(&mut self, name: &str) -> i64 {
         self.required::<i64>(name).unwrap_or_default()
     }
 
     /// A number that must be sent; `0.0` after a fault.
+    #[inline]
     pub fn required_f64(&mut self, name: &str) -> f64 {
         self.required::<f64>(name).unwrap_or_default()
     }
 
     /// A boolean that must be sent; `false` after a fault.
+    #[inline]
     pub fn required_bool(&mut self, name: &str) -> bool {
         self.required::<bool>(name).unwrap_or_default()
     }
 
     /// A string, if sent (absent and `null` are `None`, as is a fault).
+    #[inline]
     pub fn optional_str(&mut self, name: &str) -> Option<String> {
         self.optional::<String>(name)
     }
 
     /// An integer, if sent.
+    #[inline]
     pub fn optional_i64(&mut self, name: &str) -> Option<i64> {
         self.optional::<i64>(name)
     }
 
     /// A number, if sent.
+    #[inline]
     pub fn optional_f64(&mut self, name: &str) -> Option<f64> {
         self.optional::<f64>(name)
     }
 
     /// A boolean, if sent.
+    #[inline]
     pub fn optional_bool(&mut self, name: &str) -> Option<bool> {
         self.optional::<bool>(name)
     }
@@ -212,6 +220,7 @@ impl Arguments {
     ///     "`span.end`: expected an integer from 0 to 4294967295"
     /// );
     /// ```
+    #[inline]
     pub fn required<T: DeserializeOwned + JsonSchema>(&mut self, name: &str) -> Option<T> {
         match self.read(name) {
             Read::Value(value) => Some(value),
@@ -225,6 +234,7 @@ impl Arguments {
 
     /// An argument of any type, if sent, decoded with serde; `None` when absent, `null`
     /// or faulty.
+    #[inline]
     pub fn optional<T: DeserializeOwned + JsonSchema>(&mut self, name: &str) -> Option<T> {
         match self.read(name) {
             Read::Value(value) => Some(value),
@@ -274,6 +284,7 @@ impl Arguments {
     }
 
     /// The argument `name`, decoded; a fault is recorded. `name` counts as read.
+    #[inline]
     fn read<T: DeserializeOwned + JsonSchema>(&mut self, name: &str) -> Read<T> {
         let Some(value) = self.find(name) else {
             self.remember(name);
@@ -298,6 +309,7 @@ impl Arguments {
     }
 
     /// The argument `name` as sent, if it was, counted as read.
+    #[inline]
     fn find(&mut self, name: &str) -> Option<&Value> {
         let args = &self.call.args;
         if args.len() > FEW {

@@ -56,11 +56,22 @@ impl From<sdk::CallToolResult> for ToolResult {
 pub(crate) fn call_result(answer: Answer) -> sdk::CallToolResult {
     match answer {
         Answer::Reply(ToolReply::Content(result)) => result.into(),
-        Answer::Reply(ToolReply::Structured(value)) => sdk::CallToolResult::structured(value),
+        Answer::Reply(ToolReply::Structured(value)) => structured(value),
         Answer::Failed(message) => {
             sdk::CallToolResult::error(vec![sdk::ContentBlock::text(message)])
         }
     }
+}
+
+/// A structured result with its JSON as text, as `CallToolResult::structured` makes it,
+/// but written straight into a byte buffer: `Value`'s `Display` (what that constructor
+/// uses) goes through `fmt::Write` a token at a time, several times slower. The text is
+/// the same, byte for byte.
+fn structured(value: Value) -> sdk::CallToolResult {
+    let text = serde_json::to_string(&value).unwrap_or_else(|_| value.to_string());
+    let mut result = sdk::CallToolResult::success(vec![sdk::ContentBlock::text(text)]);
+    result.structured_content = Some(value);
+    result
 }
 
 /// Sets rmcp annotations on a block when ours has any.
