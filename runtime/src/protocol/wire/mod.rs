@@ -39,6 +39,16 @@ pub(crate) fn decode(bytes: &[u8]) -> Inbound {
     }
 }
 
+/// Decodes one message as a transport does: the message for `rmcp`, or `None` for one
+/// refused or ignored. For the benchmarks, which time it beside `rmcp`'s decoding.
+#[doc(hidden)]
+pub fn decode_message(bytes: &[u8]) -> Option<Box<ClientJsonRpcMessage>> {
+    match decode(bytes) {
+        Inbound::Message(message) => Some(message),
+        Inbound::Ignored | Inbound::Rejected(_) => None,
+    }
+}
+
 /// Decodes one message through `rmcp`'s message type.
 fn decode_generic(bytes: &[u8]) -> Inbound {
     let error = match serde_json::from_slice::<ClientJsonRpcMessage>(bytes) {
