@@ -20,9 +20,14 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 /// The message, when it is one this module reads.
 pub(super) fn read(bytes: &[u8]) -> Option<ClientJsonRpcMessage> {
     let message = serde_json::from_slice::<Envelope>(bytes).ok()?.0?;
-    // Values the types above skip are read in full too, as `rmcp`'s buffering reads
-    // them: a number out of range or a lone surrogate anywhere fails the message.
-    serde_json::from_slice::<Checked>(bytes).ok()?;
+    // The fields `params` do not know are read in full as they are skipped (see
+    // `Strict`), but `initialize` has objects within, which could skip some of theirs:
+    // it is read once more, as `rmcp`'s buffering reads it.
+    if let JsonRpcMessage::Request(request) = &message
+        && let ClientRequest::InitializeRequest(_) = request.request
+    {
+        serde_json::from_slice::<Checked>(bytes).ok()?;
+    }
     Some(message)
 }
 
@@ -230,13 +235,99 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for ObjectOnly<D> {
     type Error = D::Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-        self.0.deserialize_map(visitor)
+        self.0.deserialize_map(Strict(visitor))
     }
 
     serde::forward_to_deserialize_any! {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
         option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
         identifier ignored_any
+    }
+}
+
+/// A visitor of `params` whose fields skipped are read in full, as `rmcp`'s buffering
+/// reads them: a number out of range or a lone surrogate there fails the message, where
+/// serde_json would skip it unread.
+struct Strict<V>(V);
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for Strict<V> {
+    type Value = V::Value;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.expecting(formatter)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+        self.0.visit_map(Strict(map))
+    }
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for Strict<A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        key: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        self.0.next_key_seed(key)
+    }
+
+    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, value: S) -> Result<S::Value, A::Error> {
+        self.0.next_value_seed(StrictSeed(value))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.0.size_hint()
+    }
+}
+
+/// A field's value, read by its own type or, skipped, in full.
+struct StrictSeed<S>(S);
+
+impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for StrictSeed<S> {
+    type Value = S::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<S::Value, D::Error> {
+        self.0.deserialize(Skipping(deserializer))
+    }
+}
+
+/// A deserializer that reads a value it is asked to skip.
+struct Skipping<D>(D);
+
+macro_rules! forward {
+    ($($method:ident($($arg:ident: $ty:ty),*))*) => {$(
+        fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, D::Error> {
+            self.0.$method($($arg,)* visitor)
+        }
+    )*};
+}
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for Skipping<D> {
+    type Error = D::Error;
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        Checked::deserialize(self.0)?;
+        visitor.visit_unit()
+    }
+
+    forward! {
+        deserialize_any() deserialize_bool() deserialize_i8() deserialize_i16()
+        deserialize_i32() deserialize_i64() deserialize_i128() deserialize_u8()
+        deserialize_u16() deserialize_u32() deserialize_u64() deserialize_u128()
+        deserialize_f32() deserialize_f64() deserialize_char() deserialize_str()
+        deserialize_string() deserialize_bytes() deserialize_byte_buf() deserialize_option()
+        deserialize_unit() deserialize_seq() deserialize_map() deserialize_identifier()
+        deserialize_unit_struct(name: &'static str)
+        deserialize_newtype_struct(name: &'static str)
+        deserialize_tuple(len: usize)
+        deserialize_tuple_struct(name: &'static str, len: usize)
+        deserialize_struct(name: &'static str, fields: &'static [&'static str])
+        deserialize_enum(name: &'static str, variants: &'static [&'static str])
+    }
+
+    fn is_human_readable(&self) -> bool {
+        self.0.is_human_readable()
     }
 }
 
