@@ -8,10 +8,11 @@
 # Steps: criterion (per-call latency, tools/list, start-up, run-time tools), callgrind
 # (instructions: per handler call, instructions.txt; per call of the whole process, client
 # and server, process-instructions.txt, on which the whole-process target is judged; per
-# byte masked, masking.txt), stdio (whole process over stdio, wall time, hyperfine), http
-# (Streamable HTTP, http-load), builds (200-tool crates, hyperfine), http-load (the HTTP
-# servers under oha, a maintained load generator, at a fixed concurrency for a bounded
-# time: throughput, latency, errors and the server's peak memory).
+# decoded message, decode-instructions.txt; per byte masked, masking.txt), stdio (whole
+# process over stdio, wall time, hyperfine), http (Streamable HTTP, http-load), builds
+# (200-tool crates, hyperfine), http-load (the HTTP servers under oha, a maintained load
+# generator, at a fixed concurrency for a bounded time: throughput, latency, errors and
+# the server's peak memory).
 #
 # Usage: benches/compare.sh            (about 27 minutes on 2 cores with the benchmarks
 #                                      built, the http step included; nearer an hour from
@@ -140,6 +141,9 @@ if doing criterion; then
     step "tools defined at run time against attribute tools (criterion)"
     cargo bench --locked -p mcp-tool-benches --bench runtime_tools -- "${criterion_args[@]}"
 
+    step "decoding one incoming tools/call, ours against rmcp's ClientJsonRpcMessage (criterion)"
+    cargo bench --locked -p mcp-tool-benches --bench decode -- "${criterion_args[@]}"
+
     step "a tool run as a task, in memory and in Redis, against a plain call (criterion)"
     if redis="$(scripts/setup-redis.sh)"; then
         REDIS_SERVER="$redis" cargo bench --locked -p mcp-tool-benches --features redis \
@@ -224,6 +228,21 @@ if doing callgrind && command -v valgrind >/dev/null; then
         done
     } >"$results/process-instructions.txt"
     cat "$results/process-instructions.txt"
+
+    step "instructions per decoded message, ours against rmcp's (callgrind)"
+    # decode-count decodes one tools/call N times: small (add's arguments) and large
+    # (summarize's, about 1 KiB); N = 0 and N = $counted, the difference over $counted.
+    for size in small large; do
+        for style in ours rmcp; do
+            for n in 0 "$counted"; do
+                total=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+                    "$bin/decode-count" "$style" "$size" "$n" 2>&1 |
+                    sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+                echo "$size $style $n $total"
+            done
+        done
+    done >"$results/decode-instructions.txt"
+    cat "$results/decode-instructions.txt"
 
     step "instructions per byte masked, at three message sizes (callgrind)"
     # mask_failure over benches/src/masking.rs's message, 4 MiB in all at each size, less

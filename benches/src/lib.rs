@@ -14,8 +14,10 @@
 //! `benches/compare.sh` runs every comparison and writes `RESULTS.md`. The same two tools
 //! defined at run time ([`runtime`]) are set against ours in the benchmark `runtime_tools`.
 //! The binary `mask-count` masks the message of [`masking`] at several sizes, for
-//! instruction counts.
+//! instruction counts. [`decode`] sets our decoding of an incoming message beside rmcp's
+//! (the benchmark `decode` and the binary `decode-count`).
 
+pub mod decode;
 pub mod hand;
 pub mod masking;
 pub mod ours;

@@ -253,6 +253,7 @@ pub mod __private {
         OutputSpec, Probe, ResultKind, StdErrorKind, StructuredKind, StructuredValueKind,
         ToolReply,
     };
+    pub use crate::protocol::wire::decode_message;
     pub use crate::registry::completion::{Completer, suggestions};
     pub use crate::registry::prompt::{PromptSpec, prompt_reply};
     pub use crate::registry::resource::{Address, ResourceReply, ResourceSpec, resource_reply};
