@@ -171,6 +171,10 @@ pub use crate::registry::resource::{IntoResource, ResourceEntry, registered_reso
 pub use crate::registry::runtime_handler::RuntimeHandler;
 pub use crate::registry::runtime_tool::RuntimeTool;
 pub use crate::registry::tool::{ToolEntry, registered};
+#[cfg(feature = "http")]
+pub use crate::server::authorization::{TokenRefused, TokenVerifier};
+#[cfg(feature = "auth")]
+pub use crate::server::authorization::{introspection::IntrospectionVerifier, jwt::JwtVerifier};
 pub use crate::server::builder::Server;
 pub use crate::server::tool_list::ToolList;
 pub use crate::server::tool_server::ToolServer;

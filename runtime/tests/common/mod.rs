@@ -5,6 +5,8 @@
 
 #[cfg(feature = "http")]
 pub mod http;
+#[cfg(feature = "auth")]
+pub mod issuer;
 pub mod tasks;
 
 use std::time::Duration;

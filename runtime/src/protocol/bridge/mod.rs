@@ -291,6 +291,7 @@ pub(crate) fn tool_info(tool: sdk::Tool) -> ToolInfo {
             })
             .collect(),
         meta: tool.meta.map(|meta| meta.0),
+        scopes: Vec::new(),
     }
 }
 

@@ -26,6 +26,7 @@ use crate::protocol::wire::{self, Inbound};
 use crate::server::tool_server::ToolServer;
 use sessions::BoundedSessions;
 
+mod auth;
 mod serve;
 mod sessions;
 
@@ -101,6 +102,8 @@ pub struct HttpService {
     body_read_timeout: Duration,
     /// The POST requests being answered, which a graceful shutdown waits for.
     in_flight: TaskTracker,
+    /// The token and scope checks, on a server with authorization.
+    guard: Option<auth::Guard>,
 }
 
 impl std::fmt::Debug for HttpService {
@@ -136,6 +139,7 @@ impl HttpService {
             // No session to keep an SSE stream for.
             config = config.with_sse_keep_alive(None);
         }
+        let server_for_guard = server.clone();
         let server = server.clone();
         let inner = StreamableHttpService::new(
             move || Ok(server.session()),
@@ -151,6 +155,7 @@ impl HttpService {
             max_sessions: options.max_sessions,
             body_read_timeout: options.body_read_timeout,
             in_flight: TaskTracker::new(),
+            guard: auth::Guard::new(&server_for_guard, options),
         }
     }
 
@@ -159,15 +164,26 @@ impl HttpService {
         B: http_body::Body<Data = Bytes> + Send + 'static,
         B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
     {
-        if request.method() != Method::POST {
+        let (mut parts, body) = request.into_parts();
+        let auth = match &self.guard {
+            Some(guard) if auth::Guard::is_metadata(&parts) => return guard.metadata(&parts),
+            Some(guard) => match guard.authenticate(&parts).await {
+                Ok(auth) => Some(auth),
+                Err(refusal) => return refusal,
+            },
+            None => None,
+        };
+        if let Some(auth) = &auth {
+            // rmcp hands the request's parts to the handler, which gives a call its caller.
+            parts.extensions.insert(Arc::clone(auth));
+        }
+        if parts.method != Method::POST {
             // GET and DELETE carry no body that MCP reads.
-            let (parts, _) = request.into_parts();
             let request = Request::from_parts(parts, Full::new(Bytes::new()));
             return self.inner.handle(request).await;
         }
         let answering = self.in_flight.token();
-        let json_body = has_json_content(request.headers());
-        let (parts, body) = request.into_parts();
+        let json_body = has_json_content(&parts.headers);
         let reading = Limited::new(body, self.max_message).collect();
         let Ok(read) = tokio::time::timeout(self.body_read_timeout, reading).await else {
             return body_too_slow(self.body_read_timeout);
@@ -185,6 +201,11 @@ impl HttpService {
                 return rpc_error(StatusCode::BAD_REQUEST, wire::invalid_request(message));
             }
         };
+        if let (Some(guard), Some(auth)) = (&self.guard, &auth)
+            && let Some(refusal) = guard.authorize(auth, &bytes, &parts)
+        {
+            return refusal;
+        }
         let request = Request::from_parts(parts, Full::new(bytes.clone()));
         let (response, refused) = sessions::watch_refusal(self.inner.handle(request)).await;
         let response = if refused {
