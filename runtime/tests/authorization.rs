@@ -387,6 +387,7 @@ async fn refused_tokens_get_401_and_their_reason_goes_only_to_the_log() {
         );
     }
     let log = log.text();
+    assert!(log.contains("refused an access token"), "{log}");
     for (case, token, _) in &cases {
         assert!(
             !log.contains(token.as_str()),

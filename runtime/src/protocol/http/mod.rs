@@ -26,7 +26,7 @@ use crate::protocol::wire::{self, Inbound};
 use crate::server::tool_server::ToolServer;
 use sessions::BoundedSessions;
 
-mod auth;
+mod guard;
 mod serve;
 mod sessions;
 
@@ -103,7 +103,7 @@ pub struct HttpService {
     /// The POST requests being answered, which a graceful shutdown waits for.
     in_flight: TaskTracker,
     /// The token and scope checks, on a server with authorization.
-    guard: Option<auth::Guard>,
+    guard: Option<guard::Guard>,
 }
 
 impl std::fmt::Debug for HttpService {
@@ -155,7 +155,7 @@ impl HttpService {
             max_sessions: options.max_sessions,
             body_read_timeout: options.body_read_timeout,
             in_flight: TaskTracker::new(),
-            guard: auth::Guard::new(&server_for_guard, options),
+            guard: guard::Guard::new(&server_for_guard, options),
         }
     }
 
@@ -166,7 +166,7 @@ impl HttpService {
     {
         let (mut parts, body) = request.into_parts();
         let auth = match &self.guard {
-            Some(guard) if auth::Guard::is_metadata(&parts) => return guard.metadata(&parts),
+            Some(guard) if guard::Guard::is_metadata(&parts) => return guard.metadata(&parts),
             Some(guard) => match guard.authenticate(&parts).await {
                 Ok(auth) => Some(auth),
                 Err(refusal) => return refusal,

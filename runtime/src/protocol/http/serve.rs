@@ -111,7 +111,7 @@ pub(crate) async fn serve(
 fn routes(service: HttpService, authorization: bool) -> axum::Router {
     let mut app = axum::Router::new().route_service("/mcp", service.clone());
     if authorization {
-        let metadata = super::auth::METADATA_PATH;
+        let metadata = super::guard::METADATA_PATH;
         app = app
             .route_service(metadata, service.clone())
             .route_service(&format!("{metadata}/mcp"), service);
