@@ -3,6 +3,8 @@
 
 #![allow(dead_code, unreachable_pub)]
 
+#[cfg(feature = "auth")]
+pub mod authorized;
 #[cfg(feature = "http")]
 pub mod http;
 #[cfg(feature = "auth")]
