@@ -404,3 +404,52 @@ async fn the_introspection_verifier_accepts_active_tokens_only() {
     assert_eq!(basic, "Basic bWNwLXNlcnZlcjpzM2NyZXQ=");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_session_is_bound_to_the_caller_that_opened_it() {
+    let setup = setup(|server| server.stateless(false)).await;
+    let initialize = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": { "name": "raw", "version": "1" }
+        }
+    });
+    let owner = setup.token("files:read");
+    let request = http::Request::post(setup.server.url())
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("authorization", format!("Bearer {owner}"))
+        .body(http_body_util::Full::new(bytes::Bytes::from(
+            initialize.to_string(),
+        )))
+        .unwrap();
+    let client = hyper_util::client::legacy::Client::builder(hyper_util::rt::TokioExecutor::new())
+        .build_http();
+    let response = client.request(request).await.unwrap();
+    assert_eq!(response.status(), 200);
+    let session = response.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    drop(response);
+    let mut other = issuer::claims(&setup.issuer.url(), &setup.resource, "files:read");
+    other["sub"] = json!("user-7");
+    let other = issuer::sign(&other, "a", KEY_A);
+    let initialized = json!({ "jsonrpc": "2.0", "method": "notifications/initialized" });
+    for (token, status) in [(&other, 404), (&owner, 202)] {
+        let request = http::Request::post(setup.server.url())
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-session-id", &session)
+            .header("mcp-protocol-version", "2025-11-25")
+            .header("authorization", format!("Bearer {token}"))
+            .body(http_body_util::Full::new(bytes::Bytes::from(
+                initialized.to_string(),
+            )))
+            .unwrap();
+        let response = client.request(request).await.unwrap();
+        assert_eq!(response.status(), status);
+    }
+    setup.server.stop().await;
+}

@@ -104,6 +104,8 @@ pub struct HttpService {
     in_flight: TaskTracker,
     /// The token and scope checks, on a server with authorization.
     guard: Option<guard::Guard>,
+    /// The sessions, each bound to the caller that opened it.
+    sessions: Arc<BoundedSessions>,
 }
 
 impl std::fmt::Debug for HttpService {
@@ -141,14 +143,12 @@ impl HttpService {
         }
         let server_for_guard = server.clone();
         let server = server.clone();
-        let inner = StreamableHttpService::new(
-            move || Ok(server.session()),
-            Arc::new(BoundedSessions::new(
-                options.max_sessions,
-                options.session_idle_timeout,
-            )),
-            config,
-        );
+        let sessions = Arc::new(BoundedSessions::new(
+            options.max_sessions,
+            options.session_idle_timeout,
+        ));
+        let inner =
+            StreamableHttpService::new(move || Ok(server.session()), Arc::clone(&sessions), config);
         Self {
             inner,
             max_message,
@@ -156,6 +156,7 @@ impl HttpService {
             body_read_timeout: options.body_read_timeout,
             in_flight: TaskTracker::new(),
             guard: guard::Guard::new(&server_for_guard, options),
+            sessions,
         }
     }
 
@@ -174,6 +175,9 @@ impl HttpService {
             None => None,
         };
         if let Some(auth) = &auth {
+            if self.taken_session(&parts, auth.subject()) {
+                return session_not_found();
+            }
             // rmcp hands the request's parts to the handler, which gives a call its caller.
             parts.extensions.insert(Arc::clone(auth));
         }
@@ -207,7 +211,8 @@ impl HttpService {
             return refusal;
         }
         let request = Request::from_parts(parts, Full::new(bytes.clone()));
-        let (response, refused) = sessions::watch_refusal(self.inner.handle(request)).await;
+        let caller = auth.as_ref().map(|auth| auth.subject().to_owned());
+        let (response, refused) = sessions::watch_refusal(caller, self.inner.handle(request)).await;
         let response = if refused {
             sessions_full(self.max_sessions)
         } else if response.status().is_client_error() {
@@ -225,6 +230,25 @@ impl HttpService {
             .boxed()
         })
     }
+}
+
+impl HttpService {
+    /// Whether the request names a session another caller opened: a token of one user
+    /// never reaches another user's session, whose id it may have learned.
+    fn taken_session(&self, parts: &http::request::Parts, subject: &str) -> bool {
+        let id = parts
+            .headers
+            .get("mcp-session-id")
+            .and_then(|id| id.to_str().ok());
+        let owner = id.and_then(|id| self.sessions.owner(id));
+        owner.is_some_and(|owner| owner != subject)
+    }
+}
+
+/// `404 Not Found` for a session that is not the caller's, as for a session that ended.
+fn session_not_found() -> Response<Boxed> {
+    let message = "Invalid request: no such session; send initialize to open one".to_owned();
+    rpc_error(StatusCode::NOT_FOUND, wire::invalid_request(message))
 }
 
 impl<B> tower_service::Service<Request<B>> for HttpService
