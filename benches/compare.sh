@@ -138,6 +138,9 @@ if doing criterion; then
         cargo bench --locked -p mcp-tool-benches --bench "list_$style" -- "${criterion_args[@]}"
     done
 
+    step "a call with a JWT checked against a call without authorization (criterion)"
+    cargo bench --locked -p mcp-tool-benches --bench authorization -- "${criterion_args[@]}"
+
     step "tools defined at run time against attribute tools (criterion)"
     cargo bench --locked -p mcp-tool-benches --bench runtime_tools -- "${criterion_args[@]}"
 

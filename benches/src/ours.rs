@@ -117,6 +117,11 @@ pub fn server() -> Result<ToolServer, ServerError> {
     server_over(async_tools::MODULE)
 }
 
+/// The builder of the style `ours`, for a server with options of its own.
+pub fn builder() -> Server {
+    builder_over(async_tools::MODULE)
+}
+
 /// The style `ours-changed`: the `async fn` tools on a server to which a tool was added
 /// and removed, so that every call finds its tool in the shared snapshot of a changed
 /// list rather than in the list built at start-up.

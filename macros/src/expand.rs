@@ -416,7 +416,11 @@ fn registration(tool: &Tool, names: &Names) -> TokenStream {
         TaskSupport::Required => quote!(#p::TaskSupport::Required),
     };
     let task_in_body = tool.task_in_body;
-    let (tags, icons) = (&tool.metadata.tags, &tool.metadata.icons);
+    let (tags, icons, scopes) = (
+        &tool.metadata.tags,
+        &tool.metadata.icons,
+        &tool.metadata.scopes,
+    );
     let meta = option_str(tool.metadata.meta.as_deref());
     let here = names.function.span();
     let file = quote_spanned!(here=> ::core::file!());
@@ -437,6 +441,7 @@ fn registration(tool: &Tool, names: &Names) -> TokenStream {
                 task: #task,
                 task_in_body: #task_in_body,
                 tags: &[#(#tags),*],
+                scopes: &[#(#scopes),*],
                 icons: &[#(#icons),*],
                 meta: #meta,
                 params: &#params,

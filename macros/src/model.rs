@@ -75,7 +75,7 @@ pub(crate) struct Item {
     pub(crate) params: Vec<Param>,
 }
 
-/// `tags`, `icons` and `meta`, valid.
+/// `tags`, `icons`, `meta` and `scopes`, valid.
 #[derive(Debug, Default)]
 pub(crate) struct Metadata {
     pub(crate) tags: Vec<String>,
@@ -83,6 +83,8 @@ pub(crate) struct Metadata {
     pub(crate) icons: Vec<String>,
     /// `meta = r#"{...}"#`: the text of a JSON object.
     pub(crate) meta: Option<String>,
+    /// `scopes = [...]`: RFC 6749 scope tokens, each once.
+    pub(crate) scopes: Vec<String>,
 }
 
 /// The hints of `read_only`, `destructive`, `idempotent` and `open_world`; `None` where unset.

@@ -32,6 +32,8 @@ pub(crate) struct ToolArgs {
     pub(crate) tags: Option<Vec<LitStr>>,
     pub(crate) icons: Option<Vec<LitStr>>,
     pub(crate) meta: Option<LitStr>,
+    /// `scopes = ["files:read"]`: what an access token must grant to call it over HTTP.
+    pub(crate) scopes: Option<Vec<LitStr>>,
     #[darling(rename = "crate")]
     pub(crate) krate: Option<syn::Path>,
 }
@@ -45,6 +47,7 @@ pub(crate) struct PromptArgs {
     pub(crate) title: Option<LitStr>,
     pub(crate) icons: Option<Vec<LitStr>>,
     pub(crate) meta: Option<LitStr>,
+    pub(crate) scopes: Option<Vec<LitStr>>,
     #[darling(rename = "crate")]
     pub(crate) krate: Option<syn::Path>,
 }
@@ -61,6 +64,7 @@ pub(crate) struct ResourceArgs {
     pub(crate) mime_type: Option<LitStr>,
     pub(crate) icons: Option<Vec<LitStr>>,
     pub(crate) meta: Option<LitStr>,
+    pub(crate) scopes: Option<Vec<LitStr>>,
     #[darling(rename = "crate")]
     pub(crate) krate: Option<syn::Path>,
 }
@@ -74,6 +78,7 @@ impl PromptArgs {
             title: self.title.or(other.title),
             icons: self.icons.or(other.icons),
             meta: self.meta.or(other.meta),
+            scopes: self.scopes.or(other.scopes),
             krate: self.krate.or(other.krate),
         }
     }
@@ -91,6 +96,7 @@ impl ResourceArgs {
             mime_type: self.mime_type.or(other.mime_type),
             icons: self.icons.or(other.icons),
             meta: self.meta.or(other.meta),
+            scopes: self.scopes.or(other.scopes),
             krate: self.krate.or(other.krate),
         }
     }
@@ -137,6 +143,7 @@ impl ToolArgs {
             tags: self.tags.or(other.tags),
             icons: self.icons.or(other.icons),
             meta: self.meta.or(other.meta),
+            scopes: self.scopes.or(other.scopes),
             krate: self.krate.or(other.krate),
         }
     }

@@ -67,6 +67,7 @@ pub(crate) fn tool(parsed: &parse::Tool, errors: &mut Errors) -> Option<Tool> {
         args.tags.as_deref(),
         args.icons.as_deref(),
         args.meta.as_ref(),
+        args.scopes.as_deref(),
         errors,
     );
     let params: Vec<Param> = parsed.params.iter().map(|p| param(p, errors)).collect();
@@ -123,6 +124,7 @@ struct ItemKeys<'a> {
     pub(crate) title: Option<&'a LitStr>,
     pub(crate) icons: Option<&'a [LitStr]>,
     pub(crate) meta: Option<&'a LitStr>,
+    pub(crate) scopes: Option<&'a [LitStr]>,
     pub(crate) krate: Option<&'a syn::Path>,
 }
 
@@ -135,7 +137,7 @@ fn item<A>(kind: Kind, parsed: &parse::Tool<A>, keys: ItemKeys<'_>, errors: &mut
         name: name(kind, keys.name, sig, errors),
         description: description(kind, keys.description, parsed.doc.as_deref(), sig, errors),
         title: keys.title.map(LitStr::value),
-        metadata: metadata::metadata(None, keys.icons, keys.meta, errors),
+        metadata: metadata::metadata(None, keys.icons, keys.meta, keys.scopes, errors),
         krate: (keys.krate.cloned()).unwrap_or_else(|| syn::parse_quote!(::mcp_tool)),
         function: parsed.function.clone(),
         output: output(sig),

@@ -3,6 +3,8 @@
 //! ```text
 //! cargo run --example file_search -- --root ~/projects   # serve over stdin and stdout
 //! cargo run --example file_search -- --http 127.0.0.1:8000   # serve at http://127.0.0.1:8000/mcp
+//! cargo run --example file_search -- --http 127.0.0.1:8000 --issuer http://127.0.0.1:9000 \
+//!     --resource http://127.0.0.1:8000/mcp   # only for tokens that issuer signs for it
 //! cargo run --example file_search -- --list-tools        # print the tools and exit
 //! cargo run --example file_search -- --list-tools --markdown   # the README's table
 //! cargo run --example file_search -- --tools searches.toml   # and saved searches as tools
@@ -54,6 +56,7 @@ file_search: an MCP server that finds files under a root directory with CEL filt
 served over stdin and stdout, or over HTTP.
 
 Usage: file_search [--root DIR] [--tools FILE] [--http ADDR [--stateless]]
+                   [--issuer URL [--resource URL]]
                    [--redis URL] [--task-lease MS] [--list-tools [--markdown]]
 
 Options:
@@ -70,6 +73,11 @@ Options:
                  with --http: also accept requests from the pages of browser
                  origin O, say https://app.example.com (repeatable); only pages
                  of the loopback interface are accepted otherwise
+  --issuer URL   with --http: serve only requests with an access token that the
+                 authorization server URL signed (a JWT checked against its
+                 published keys); read_attributes then needs the scope files:read
+  --resource URL with --issuer: the server's resource URL, which tokens must be
+                 issued for; defaults to http://ADDR/mcp
   --redis URL    keep tasks in the Redis at URL (redis://HOST:PORT), shared by
                  every replica given the same one; needs the example built with
                  `--features redis`. Tasks are kept in memory otherwise
@@ -104,6 +112,8 @@ struct Options {
     allowed_origins: Vec<String>,
     redis: Option<String>,
     task_lease: Option<u64>,
+    issuer: Option<String>,
+    resource: Option<String>,
 }
 
 fn parse_options() -> Result<Option<Options>, lexopt::Error> {
@@ -118,6 +128,8 @@ fn parse_options() -> Result<Option<Options>, lexopt::Error> {
         allowed_origins: Vec::new(),
         redis: None,
         task_lease: None,
+        issuer: None,
+        resource: None,
     };
     let mut args = lexopt::Parser::from_env();
     while let Some(arg) = args.next()? {
@@ -134,6 +146,8 @@ fn parse_options() -> Result<Option<Options>, lexopt::Error> {
             }
             lexopt::Arg::Long("redis") => options.redis = Some(args.value()?.string()?),
             lexopt::Arg::Long("task-lease") => options.task_lease = Some(args.value()?.parse()?),
+            lexopt::Arg::Long("issuer") => options.issuer = Some(args.value()?.string()?),
+            lexopt::Arg::Long("resource") => options.resource = Some(args.value()?.string()?),
             lexopt::Arg::Short('h') | lexopt::Arg::Long("help") => return Ok(None),
             other => return Err(other.unexpected()),
         }
@@ -193,7 +207,13 @@ async fn main() -> anyhow::Result<()> {
         return Ok(());
     }
     if let Some(address) = options.http {
-        let mut server = server.stateless(options.stateless);
+        let (issuer, resource) = (options.issuer.as_deref(), options.resource.as_deref());
+        let mut server = authorization(
+            server.stateless(options.stateless),
+            issuer,
+            resource,
+            &address,
+        )?;
         if !options.allowed_hosts.is_empty() {
             let loopback = ["localhost", "127.0.0.1", "::1"].map(String::from);
             server = server.allowed_hosts(loopback.into_iter().chain(options.allowed_hosts));
@@ -207,9 +227,35 @@ async fn main() -> anyhow::Result<()> {
         server.serve_http(&address).await?;
         return Ok(());
     }
+    anyhow::ensure!(
+        options.issuer.is_none(),
+        "--issuer needs --http: over stdio the client is the process that started the server"
+    );
     // Stdout carries the protocol; the server logs to stderr, masked, at `RUST_LOG`.
     server.serve_stdio().await?;
     Ok(())
+}
+
+/// With `--issuer`, a server that serves only requests with a token that issuer signed for
+/// its resource URL (`--resource`, else `http://ADDR/mcp`).
+fn authorization(
+    server: mcp_tool::Server,
+    issuer: Option<&str>,
+    resource: Option<&str>,
+    address: &str,
+) -> anyhow::Result<mcp_tool::Server> {
+    let Some(issuer) = issuer else {
+        anyhow::ensure!(resource.is_none(), "--resource needs --issuer");
+        return Ok(server);
+    };
+    let resource = resource.map_or_else(|| format!("http://{address}/mcp"), str::to_owned);
+    #[cfg(feature = "auth")]
+    return Ok(server.authorization(mcp_tool::JwtVerifier::issuer(issuer).audience(resource)));
+    #[cfg(not(feature = "auth"))]
+    anyhow::bail!(
+        "--issuer {issuer} (for {resource}): this build has no JWT verifier; build the example \
+         with the runtime's feature `auth`, a default one"
+    )
 }
 
 /// Where the server keeps its tasks: in Redis with `--redis`, in memory otherwise.
@@ -446,7 +492,7 @@ struct FileAttributes {
 }
 
 /// Returns the content type, size, modification time, kind, permissions and line count of one file or directory given by its path relative to the root, without running a filter.
-#[mcp_tool(read_only, idempotent)]
+#[mcp_tool(read_only, idempotent, scopes = ["files:read"])]
 fn read_attributes(
     root: State<Root>,
     /// The file's path relative to the root, e.g. `src/main.rs`.

@@ -106,7 +106,7 @@ pub use mcp_tool_macros::mcp_tool;
 /// Into<String>>` that suggests values for what the user typed so far
 /// (`completion/complete`). A parameter of type [`Context`] or [`State<T>`] is given by
 /// the server. The function may be `async`; it returns what [`IntoPrompt`] lists. Other
-/// keys: `title`, `icons`, `meta`, `crate`.
+/// keys: `title`, `icons`, `meta`, `scopes`, `crate`.
 ///
 /// ```
 /// /// Asks the model to explain a piece of code at the reader's level.
@@ -141,7 +141,7 @@ pub use mcp_tool_macros::mcp_prompt;
 /// the type of the text or bytes it returns (`text/plain` and `application/octet-stream`
 /// otherwise); the function returns what [`IntoResource`] lists. Its name is the
 /// function's, its description the doc comment. Other keys: `name`, `description`,
-/// `title`, `icons`, `meta`, `crate`.
+/// `title`, `icons`, `meta`, `scopes`, `crate`.
 ///
 /// ```
 /// /// The notes of one day, as Markdown.
@@ -171,6 +171,10 @@ pub use crate::registry::resource::{IntoResource, ResourceEntry, registered_reso
 pub use crate::registry::runtime_handler::RuntimeHandler;
 pub use crate::registry::runtime_tool::RuntimeTool;
 pub use crate::registry::tool::{ToolEntry, registered};
+#[cfg(feature = "http")]
+pub use crate::server::authorization::{TokenRefused, TokenVerifier};
+#[cfg(feature = "auth")]
+pub use crate::server::authorization::{introspection::IntrospectionVerifier, jwt::JwtVerifier};
 pub use crate::server::builder::Server;
 pub use crate::server::tool_list::ToolList;
 pub use crate::server::tool_server::ToolServer;

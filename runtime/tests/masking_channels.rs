@@ -169,7 +169,7 @@ fn credential() -> impl Strategy<Value = (String, String)> {
         "x-api-key",
         "session_id",
     ]);
-    (key, secret(), 0..7usize).prop_map(|(key, secret, form)| {
+    (key, secret(), 0..10usize).prop_map(|(key, secret, form)| {
         let text = match form {
             0 => format!("{key}={secret}"),
             1 => format!("{key}: {secret}"),
@@ -177,6 +177,10 @@ fn credential() -> impl Strategy<Value = (String, String)> {
             3 => format!("https://api.example.com/v1?{key}={secret}&page=2"),
             4 => format!("postgres://admin:{secret}@db.example.com:5432/app"),
             5 => format!("Authorization: Bearer {secret}"),
+            // An access token as an HTTP server with authorization receives it.
+            6 => format!("eyJhbGciOiJSUzI1NiIsImtpZCI6ImEifQ.eyJzdWIiOi{secret}.{secret}"),
+            7 => format!("authorization: Bearer eyJhbGciOiJSUzI1NiJ9.eyJ{secret}.{secret}"),
+            8 => format!("POST /mcp?access_token={secret} HTTP/1.1"),
             _ => format!("ghp_{secret}{secret}"),
         };
         (text, secret)

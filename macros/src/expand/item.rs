@@ -23,7 +23,7 @@ pub(crate) fn item(
     let (completer_items, completers) = completers(&item.params, names);
     let (name, description) = (&item.name, &item.description);
     let title = option_str(item.title.as_deref());
-    let icons = &item.metadata.icons;
+    let (icons, scopes) = (&item.metadata.icons, &item.metadata.scopes);
     let meta = option_str(item.metadata.meta.as_deref());
     let (params_static, call_fn) = (&names.params, &names.call);
     let location = location(names);
@@ -32,6 +32,7 @@ pub(crate) fn item(
         description: #description,
         title: #title,
         icons: &[#(#icons),*],
+        scopes: &[#(#scopes),*],
         meta: #meta,
         params: &#params_static,
         completions: &#completers,

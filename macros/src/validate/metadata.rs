@@ -1,20 +1,24 @@
-//! `tags`, `icons` and `meta`: what clients see of a tool besides its schema, checked
-//! here so that a mistake is a compile error on its token.
+//! `tags`, `icons`, `meta` and `scopes`: what clients see of a tool besides its schema,
+//! and what they must be granted to call it, checked here so that a mistake is a compile
+//! error on its token.
 
 use syn::LitStr;
 
 use crate::errors::Errors;
 use crate::model::Metadata;
 
-/// The metadata given as `tags`, `icons` and `meta`; every mistake goes to `errors`.
+/// The metadata given as `tags`, `icons`, `meta` and `scopes`; every mistake goes to
+/// `errors`.
 pub(crate) fn metadata(
     tags: Option<&[LitStr]>,
     icons: Option<&[LitStr]>,
     meta_lit: Option<&LitStr>,
+    scopes: Option<&[LitStr]>,
     errors: &mut Errors,
 ) -> Metadata {
     let tags = tags.unwrap_or_default();
     let icons = icons.unwrap_or_default();
+    let scopes = scopes.unwrap_or_default();
     Metadata {
         tags: tags
             .iter()
@@ -23,6 +27,40 @@ pub(crate) fn metadata(
             .collect(),
         icons: icons.iter().filter_map(|lit| icon(lit, errors)).collect(),
         meta: meta_lit.and_then(|lit| meta(lit, errors)),
+        scopes: scopes
+            .iter()
+            .enumerate()
+            .filter_map(|(at, lit)| scope(lit, &scopes[..at], errors))
+            .collect(),
+    }
+}
+
+/// A scope: an RFC 6749 scope token (printable ASCII but space, `"` and `\`), given once.
+fn scope(lit: &LitStr, before: &[LitStr], errors: &mut Errors) -> Option<String> {
+    let scope = lit.value();
+    let problem = if scope.is_empty() {
+        Some("a scope is empty: write one such as \"files:read\"".to_owned())
+    } else if let Some(bad) =
+        (scope.chars()).find(|c| !c.is_ascii_graphic() || matches!(c, '"' | '\\'))
+    {
+        Some(format!(
+            "a scope is one word of printable ASCII (RFC 6749), without spaces, quotes or \
+             backslashes, not {bad:?}: give several scopes as several strings, such as \
+             `scopes = [\"files:read\", \"files:write\"]`"
+        ))
+    } else if before.iter().any(|other| other.value() == scope) {
+        Some(format!(
+            "the scope \"{scope}\" is given twice: give it once"
+        ))
+    } else {
+        None
+    };
+    match problem {
+        Some(problem) => {
+            errors.push(syn::Error::new_spanned(lit, problem));
+            None
+        }
+        None => Some(scope),
     }
 }
 

@@ -25,6 +25,7 @@ pub(crate) fn resource(
         description: args.description.as_ref(),
         title: args.title.as_ref(),
         icons: args.icons.as_deref(),
+        scopes: args.scopes.as_deref(),
         meta: args.meta.as_ref(),
         krate: args.krate.as_ref(),
     };

@@ -14,7 +14,7 @@ use crate::call::client_request::{self, Client};
 use crate::call::form;
 use crate::call::session::{Asked, Request, Session};
 use crate::model::{
-    ClientInfo, Content, Elicitation, ElicitationRequest, LogLevel, RequestId, Root,
+    Auth, ClientInfo, Content, Elicitation, ElicitationRequest, LogLevel, RequestId, Root,
     SamplingRequest, SamplingResponse,
 };
 use crate::outcome::error::ToolError;
@@ -71,6 +71,8 @@ struct Inner {
     log_filter: LogFilter,
     /// The last progress sent: progress only ever increases.
     last_progress: Mutex<Option<f64>>,
+    /// The caller, when the request came with a verified access token.
+    auth: Option<Arc<Auth>>,
 }
 
 /// What a call made through a session has.
@@ -121,6 +123,7 @@ impl Context {
                 cancel,
                 log_filter: log_filter.clone(),
                 last_progress: Mutex::new(None),
+                auth: request.and_then(Request::auth),
             }),
         }
     }
@@ -144,6 +147,28 @@ impl Context {
             Some(link) => link.session.meta(),
             None => NONE.get_or_init(Map::new),
         }
+    }
+
+    /// Who called: the identity the request's access token gives, on a server with
+    /// [`authorization`](crate::Server::authorization) over HTTP. `None` over stdio (the
+    /// client is the process that started the server), on a server without
+    /// authorization, and for a call made outside a session.
+    ///
+    /// ```standalone_crate
+    /// use mcp_tool::{Context, mcp_tool};
+    ///
+    /// /// Says whom the server serves.
+    /// #[mcp_tool]
+    /// fn whoami(ctx: Context) -> String {
+    ///     match ctx.auth() {
+    ///         Some(auth) => format!("{} with {}", auth.subject(), auth.scopes().join(" ")),
+    ///         None => "the local user".to_owned(),
+    ///     }
+    /// }
+    /// # fn main() {}
+    /// ```
+    pub fn auth(&self) -> Option<&Auth> {
+        self.inner.auth.as_deref()
     }
 
     /// The client's name, version and capabilities, when it gave them.

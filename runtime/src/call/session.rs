@@ -6,13 +6,14 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 use crate::call::rounds::Round;
 use crate::model::{
-    ClientInfo, Elicitation, ElicitationRequest, LogLevel, RequestId, Root, SamplingRequest,
+    Auth, ClientInfo, Elicitation, ElicitationRequest, LogLevel, RequestId, Root, SamplingRequest,
     SamplingResponse,
 };
 
@@ -42,6 +43,11 @@ pub(crate) trait Request: Sync + std::fmt::Debug {
     /// error) rather than answering a result with `isError`.
     fn runs_as_task(&self) -> bool {
         false
+    }
+
+    /// The caller, when the request came with a verified access token.
+    fn auth(&self) -> Option<Arc<Auth>> {
+        None
     }
 }
 

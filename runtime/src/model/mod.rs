@@ -25,6 +25,7 @@
 //! # fn main() {}
 //! ```
 
+mod auth;
 mod client_info;
 mod content;
 mod elicitation;
@@ -37,6 +38,7 @@ mod sampling;
 mod tool_info;
 mod tool_result;
 
+pub use auth::Auth;
 pub use client_info::{ClientInfo, RequestId};
 pub use content::{
     Annotations, Content, Media, Resource, ResourceContents, ResourceLink, Role, Text,

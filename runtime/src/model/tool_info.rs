@@ -52,6 +52,11 @@ pub struct ToolInfo {
     /// `"mcp-tool/tags"`.
     #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
     pub meta: Option<Map<String, Value>>,
+    /// The scopes an access token must grant to call it over HTTP, as
+    /// `#[mcp_tool(scopes = [...])]` or [`RuntimeTool::scopes`](crate::RuntimeTool::scopes)
+    /// gives them; never sent to clients, which learn them from a `403`.
+    #[serde(skip)]
+    pub scopes: Vec<String>,
 }
 
 /// An image for a tool, as `#[mcp_tool(icons = [...])]` gives it.

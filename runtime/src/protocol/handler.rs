@@ -18,6 +18,7 @@ use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{RoleServer, ServerHandler};
 
 use crate::call::session::Request;
+use crate::model::Auth;
 use crate::protocol::bridge;
 use crate::protocol::listeners::{PeerListener, StreamListener};
 use crate::protocol::listings;
@@ -40,11 +41,20 @@ impl ServerHandler for ToolServer {
     async fn list_tools(
         &self,
         request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         one_page(request.as_ref())?;
-        let tools = listings::tools(&self.shared.list.listed());
-        Ok(ListToolsResult::with_all_items(Vec::clone(&tools)))
+        let listed = self.shared.list.listed();
+        let tools = listings::tools(&listed);
+        let tools = match self.lister(&context) {
+            Some(caller) => permitted(
+                &tools,
+                listed.infos().iter().map(|info| &info.scopes[..]),
+                &caller,
+            ),
+            None => Vec::clone(&tools),
+        };
+        Ok(ListToolsResult::with_all_items(tools))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -128,14 +138,21 @@ impl ServerHandler for ToolServer {
     async fn list_prompts(
         &self,
         request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
         one_page(request.as_ref())?;
         if self.shared.catalog.prompts.is_empty() {
             return Err(ErrorData::method_not_found::<ListPromptsRequestMethod>());
         }
         let listings = listings::listings(&self.shared.catalog);
-        Ok(ListPromptsResult::with_all_items(listings.prompts.clone()))
+        let prompts = match self.lister(&context) {
+            Some(caller) => {
+                let entries = self.shared.catalog.prompts.entries();
+                permitted(&listings.prompts, entries.map(|e| e.spec().scopes), &caller)
+            }
+            None => listings.prompts.clone(),
+        };
+        Ok(ListPromptsResult::with_all_items(prompts))
     }
 
     async fn get_prompt(
@@ -171,22 +188,31 @@ impl ServerHandler for ToolServer {
     async fn list_resources(
         &self,
         request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
         one_page(request.as_ref())?;
         if self.shared.catalog.resources.is_empty() {
             return Err(ErrorData::method_not_found::<ListResourcesRequestMethod>());
         }
         let listings = listings::listings(&self.shared.catalog);
-        Ok(ListResourcesResult::with_all_items(
-            listings.resources.clone(),
-        ))
+        let resources = match self.lister(&context) {
+            Some(caller) => {
+                let entries = self.shared.catalog.resources.fixed_entries();
+                permitted(
+                    &listings.resources,
+                    entries.map(|e| e.spec().scopes),
+                    &caller,
+                )
+            }
+            None => listings.resources.clone(),
+        };
+        Ok(ListResourcesResult::with_all_items(resources))
     }
 
     async fn list_resource_templates(
         &self,
         request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
         one_page(request.as_ref())?;
         if self.shared.catalog.resources.is_empty() {
@@ -195,9 +221,18 @@ impl ServerHandler for ToolServer {
             >());
         }
         let listings = listings::listings(&self.shared.catalog);
-        Ok(ListResourceTemplatesResult::with_all_items(
-            listings.templates.clone(),
-        ))
+        let templates = match self.lister(&context) {
+            Some(caller) => {
+                let entries = self.shared.catalog.resources.template_entries();
+                permitted(
+                    &listings.templates,
+                    entries.map(|e| e.spec().scopes),
+                    &caller,
+                )
+            }
+            None => listings.templates.clone(),
+        };
+        Ok(ListResourceTemplatesResult::with_all_items(templates))
     }
 
     async fn read_resource(
@@ -314,7 +349,43 @@ pub(crate) fn cancelled(tool: &str, context: &RequestContext<RoleServer>) -> Err
     ErrorData::new(ErrorCode(-32800), "the request was cancelled", None)
 }
 
+/// The items of a list whose scopes (`needed`, in the list's order) `caller` holds.
+fn permitted<'a, T: Clone, S: AsRef<str> + 'a>(
+    items: &[T],
+    needed: impl Iterator<Item = &'a [S]>,
+    caller: &Caller,
+) -> Vec<T> {
+    (items.iter().zip(needed))
+        .filter(|(_, needed)| {
+            needed.is_empty() || caller.as_ref().is_some_and(|a| a.has_scopes(needed))
+        })
+        .map(|(item, _)| item.clone())
+        .collect()
+}
+
+/// Whom a list is filtered for: the caller of an HTTP request, `None` without a token.
+type Caller = Option<Arc<Auth>>;
+
 impl ToolServer {
+    /// The caller a list shows only what it may call to: on a server with authorization
+    /// and `list_only_permitted`, for a request over HTTP; `None` lists everything.
+    fn lister(&self, context: &RequestContext<RoleServer>) -> Option<Caller> {
+        #[cfg(feature = "http")]
+        {
+            let authorization = self.http_options().authorization.as_ref()?;
+            // Over stdio, rmcp gives no HTTP request: the parent process is trusted.
+            context.extensions.get::<http::request::Parts>()?;
+            authorization
+                .list_only_permitted
+                .then(|| crate::protocol::session::auth(context))
+        }
+        #[cfg(not(feature = "http"))]
+        {
+            let _ = context;
+            None
+        }
+    }
+
     /// The server's tasks; rmcp asks only a server that declares the extension.
     fn tasks(&self) -> Result<&crate::server::tasks::Tasks, ErrorData> {
         (self.shared.tasks.as_deref())

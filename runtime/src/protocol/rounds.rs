@@ -259,6 +259,10 @@ impl Request for InRounds<'_> {
     fn round(&self) -> Option<&Round> {
         Some(&self.round)
     }
+
+    fn auth(&self) -> Option<Arc<crate::model::Auth>> {
+        crate::protocol::session::auth(self.context)
+    }
 }
 
 /// The answer to `question` in `round`; a question without one suspends the call.

@@ -12,7 +12,7 @@ use tokio_util::sync::CancellationToken;
 use crate::call::rounds::Round;
 use crate::call::session::{Asked, Pending, Request, Session};
 use crate::model::{
-    ClientInfo, Elicitation, ElicitationRequest, LogLevel, RequestId, Root, SamplingRequest,
+    Auth, ClientInfo, Elicitation, ElicitationRequest, LogLevel, RequestId, Root, SamplingRequest,
     SamplingResponse,
 };
 use crate::protocol::{bridge, rounds};
@@ -30,6 +30,25 @@ impl Request for RequestContext<RoleServer> {
 
     fn session(&self) -> Box<dyn Session> {
         Box::new(PeerSession::new(self, None))
+    }
+
+    fn auth(&self) -> Option<Arc<Auth>> {
+        auth(self)
+    }
+}
+
+/// The caller of an HTTP request whose token the endpoint verified: rmcp keeps the
+/// request's parts in the context, where the endpoint put the caller.
+pub(crate) fn auth(context: &RequestContext<RoleServer>) -> Option<Arc<Auth>> {
+    #[cfg(feature = "http")]
+    {
+        let parts = context.extensions.get::<http::request::Parts>()?;
+        parts.extensions.get::<Arc<Auth>>().cloned()
+    }
+    #[cfg(not(feature = "http"))]
+    {
+        let _ = context;
+        None
     }
 }
 

@@ -23,6 +23,8 @@ pub struct PromptSpec {
     pub description: &'static str,
     pub title: Option<&'static str>,
     pub icons: &'static [&'static str],
+    /// `scopes = [...]`: what a token must grant to get it over HTTP.
+    pub scopes: &'static [&'static str],
     /// `meta = "..."`: a JSON object's text, checked by the attribute.
     pub meta: Option<&'static str>,
     pub params: &'static [ParamSpec],

@@ -34,6 +34,8 @@ pub struct ResourceSpec {
     pub title: Option<&'static str>,
     pub mime_type: Option<&'static str>,
     pub icons: &'static [&'static str],
+    /// `scopes = [...]`: what a token must grant to read it over HTTP.
+    pub scopes: &'static [&'static str],
     /// `meta = "..."`: a JSON object's text, checked by the attribute.
     pub meta: Option<&'static str>,
     pub params: &'static [ParamSpec],

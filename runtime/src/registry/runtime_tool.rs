@@ -65,6 +65,7 @@ pub struct RuntimeTool {
     output_schema: Option<Value>,
     annotations: ToolAnnotations,
     tags: Vec<String>,
+    scopes: Vec<String>,
     timeout: Option<Duration>,
     task: TaskSupport,
     task_in_body: bool,
@@ -92,6 +93,7 @@ impl RuntimeTool {
             output_schema: None,
             annotations: ToolAnnotations::default(),
             tags: Vec::new(),
+            scopes: Vec::new(),
             timeout: None,
             task: TaskSupport::Forbidden,
             task_in_body: false,
@@ -223,6 +225,24 @@ impl RuntimeTool {
         self
     }
 
+    /// The scopes an access token must grant to call the tool over HTTP, as
+    /// `#[mcp_tool(scopes = [...])]` gives them; see
+    /// [`Server::authorization`](crate::Server::authorization). A call without them gets
+    /// `403` with `error="insufficient_scope"`.
+    ///
+    /// ```
+    /// let tool = mcp_tool::RuntimeTool::new("purge", "Deletes the cache.").scopes(["cache:admin"]);
+    /// # drop(tool);
+    /// ```
+    pub fn scopes<I, S>(mut self, scopes: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.scopes = scopes.into_iter().map(Into::into).collect();
+        self
+    }
+
     /// Fails a call that runs longer than `limit`, in place of the server's timeout.
     pub fn timeout(mut self, limit: Duration) -> Self {
         self.timeout = Some(limit);
@@ -342,6 +362,7 @@ impl RuntimeTool {
             annotations: has_annotations.then(|| self.annotations.clone()),
             icons: Vec::new(),
             meta,
+            scopes: self.scopes.clone(),
         };
         Ok(AddedTool {
             name: intern(&self.name),

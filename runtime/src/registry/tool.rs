@@ -36,6 +36,8 @@ pub struct ToolSpec {
     /// `task_begins = "in_body"`: the task begins at `ctx.begin_task()`.
     pub task_in_body: bool,
     pub tags: &'static [&'static str],
+    /// `scopes = [...]`: what a token must grant to call it over HTTP.
+    pub scopes: &'static [&'static str],
     /// Each icon's URI.
     pub icons: &'static [&'static str],
     /// `meta = "..."`: a JSON object's text, checked by the attribute.

@@ -10,6 +10,8 @@
 //! **May import:** [`registry`](crate::registry), [`call`](crate::call),
 //! [`outcome`](crate::outcome), [`model`](crate::model); never `rmcp`.
 
+#[cfg(feature = "http")]
+pub(crate) mod authorization;
 pub(crate) mod builder;
 pub(crate) mod catalog;
 pub(crate) mod derived;
@@ -18,6 +20,8 @@ pub(crate) mod invoke;
 pub(crate) mod listeners;
 pub(crate) mod prompt_set;
 pub(crate) mod resource_set;
+#[cfg(feature = "http")]
+pub(crate) mod scopes;
 pub(crate) mod settings;
 pub(crate) mod subscriptions;
 pub(crate) mod tasks;

@@ -106,6 +106,17 @@ impl Resources {
         (self.templates.iter()).any(|t| !t.entry.spec().completions.is_empty())
     }
 
+    /// The resource `uri` reads: a fixed one, else the first template that matches.
+    #[cfg(feature = "http")]
+    pub(crate) fn entry_for(&self, uri: &str) -> Option<&'static ResourceEntry> {
+        if let Ok(found) = self.fixed.binary_search_by(|entry| entry.uri().cmp(uri)) {
+            return Some(self.fixed[found]);
+        }
+        (self.templates.iter())
+            .find(|template| template.template.matches(uri).is_some())
+            .map(|template| template.entry)
+    }
+
     /// Reads the resource at `uri`.
     pub(crate) async fn read(
         &self,

@@ -44,6 +44,8 @@ pub(crate) struct HttpOptions {
     pub(crate) body_read_timeout: Duration,
     /// The most connections served at once; more wait to be accepted.
     pub(crate) max_connections: usize,
+    /// How tokens are checked; `None` serves every request.
+    pub(crate) authorization: Option<crate::server::authorization::Authorization>,
 }
 
 /// The browser origins a server accepts unless told otherwise: pages served from the
@@ -70,6 +72,7 @@ impl Default for HttpOptions {
             header_read_timeout: Duration::from_secs(10),
             body_read_timeout: Duration::from_secs(30),
             max_connections: 1_024,
+            authorization: None,
         }
     }
 }

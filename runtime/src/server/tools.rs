@@ -59,6 +59,7 @@ impl BuiltTool {
             }),
             icons: spec.icons.iter().map(|src| Icon::new(*src)).collect(),
             meta: meta(entry),
+            scopes: spec.scopes.iter().map(|s| (*s).to_owned()).collect(),
         };
         Self {
             entry,

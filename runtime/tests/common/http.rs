@@ -17,7 +17,13 @@ pub struct Running {
 impl Running {
     /// Serves `server` on a free port of 127.0.0.1.
     pub async fn start(server: ToolServer) -> Self {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        Self::start_at(server, "127.0.0.1:0".parse().unwrap()).await
+    }
+
+    /// Serves `server` at `address` (a port just found free, for a server that must
+    /// know its own URL before it is built).
+    pub async fn start_at(server: ToolServer, address: SocketAddr) -> Self {
+        let listener = tokio::net::TcpListener::bind(address).await.unwrap();
         let address = listener.local_addr().unwrap();
         let (stop, stopped) = oneshot::channel::<()>();
         let served = tokio::spawn(server.serve_http(listener, async {

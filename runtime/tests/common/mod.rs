@@ -3,8 +3,12 @@
 
 #![allow(dead_code, unreachable_pub)]
 
+#[cfg(feature = "auth")]
+pub mod authorized;
 #[cfg(feature = "http")]
 pub mod http;
+#[cfg(feature = "auth")]
+pub mod issuer;
 pub mod tasks;
 
 use std::time::Duration;

@@ -302,6 +302,7 @@ pub(crate) fn tool_info(tool: sdk::Tool) -> ToolInfo {
             })
             .collect(),
         meta: tool.meta.map(|meta| meta.0),
+        scopes: Vec::new(),
     }
 }
 

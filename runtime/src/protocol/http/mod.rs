@@ -26,6 +26,7 @@ use crate::protocol::wire::{self, Inbound};
 use crate::server::tool_server::ToolServer;
 use sessions::BoundedSessions;
 
+mod guard;
 mod serve;
 mod sessions;
 
@@ -101,6 +102,10 @@ pub struct HttpService {
     body_read_timeout: Duration,
     /// The POST requests being answered, which a graceful shutdown waits for.
     in_flight: TaskTracker,
+    /// The token and scope checks, on a server with authorization.
+    guard: Option<guard::Guard>,
+    /// The sessions, each bound to the caller that opened it.
+    sessions: Arc<BoundedSessions>,
 }
 
 impl std::fmt::Debug for HttpService {
@@ -136,21 +141,22 @@ impl HttpService {
             // No session to keep an SSE stream for.
             config = config.with_sse_keep_alive(None);
         }
+        let server_for_guard = server.clone();
         let server = server.clone();
-        let inner = StreamableHttpService::new(
-            move || Ok(server.session()),
-            Arc::new(BoundedSessions::new(
-                options.max_sessions,
-                options.session_idle_timeout,
-            )),
-            config,
-        );
+        let sessions = Arc::new(BoundedSessions::new(
+            options.max_sessions,
+            options.session_idle_timeout,
+        ));
+        let inner =
+            StreamableHttpService::new(move || Ok(server.session()), Arc::clone(&sessions), config);
         Self {
             inner,
             max_message,
             max_sessions: options.max_sessions,
             body_read_timeout: options.body_read_timeout,
             in_flight: TaskTracker::new(),
+            guard: guard::Guard::new(&server_for_guard, options),
+            sessions,
         }
     }
 
@@ -159,15 +165,29 @@ impl HttpService {
         B: http_body::Body<Data = Bytes> + Send + 'static,
         B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
     {
-        if request.method() != Method::POST {
+        let (mut parts, body) = request.into_parts();
+        let auth = match &self.guard {
+            Some(guard) if guard::Guard::is_metadata(&parts) => return guard.metadata(&parts),
+            Some(guard) => match guard.authenticate(&parts).await {
+                Ok(auth) => Some(auth),
+                Err(refusal) => return refusal,
+            },
+            None => None,
+        };
+        if let Some(auth) = &auth {
+            if self.taken_session(&parts, auth.subject()) {
+                return session_not_found();
+            }
+            // rmcp hands the request's parts to the handler, which gives a call its caller.
+            parts.extensions.insert(Arc::clone(auth));
+        }
+        if parts.method != Method::POST {
             // GET and DELETE carry no body that MCP reads.
-            let (parts, _) = request.into_parts();
             let request = Request::from_parts(parts, Full::new(Bytes::new()));
             return self.inner.handle(request).await;
         }
         let answering = self.in_flight.token();
-        let json_body = has_json_content(request.headers());
-        let (parts, body) = request.into_parts();
+        let json_body = has_json_content(&parts.headers);
         let reading = Limited::new(body, self.max_message).collect();
         let Ok(read) = tokio::time::timeout(self.body_read_timeout, reading).await else {
             return body_too_slow(self.body_read_timeout);
@@ -185,8 +205,14 @@ impl HttpService {
                 return rpc_error(StatusCode::BAD_REQUEST, wire::invalid_request(message));
             }
         };
+        if let (Some(guard), Some(auth)) = (&self.guard, &auth)
+            && let Some(refusal) = guard.authorize(auth, &bytes, &parts)
+        {
+            return refusal;
+        }
         let request = Request::from_parts(parts, Full::new(bytes.clone()));
-        let (response, refused) = sessions::watch_refusal(self.inner.handle(request)).await;
+        let caller = auth.as_ref().map(|auth| auth.subject().to_owned());
+        let (response, refused) = sessions::watch_refusal(caller, self.inner.handle(request)).await;
         let response = if refused {
             sessions_full(self.max_sessions)
         } else if response.status().is_client_error() {
@@ -204,6 +230,25 @@ impl HttpService {
             .boxed()
         })
     }
+}
+
+impl HttpService {
+    /// Whether the request names a session another caller opened: a token of one user
+    /// never reaches another user's session, whose id it may have learned.
+    fn taken_session(&self, parts: &http::request::Parts, subject: &str) -> bool {
+        let id = parts
+            .headers
+            .get("mcp-session-id")
+            .and_then(|id| id.to_str().ok());
+        let owner = id.and_then(|id| self.sessions.owner(id));
+        owner.is_some_and(|owner| owner != subject)
+    }
+}
+
+/// `404 Not Found` for a session that is not the caller's, as for a session that ended.
+fn session_not_found() -> Response<Boxed> {
+    let message = "Invalid request: no such session; send initialize to open one".to_owned();
+    rpc_error(StatusCode::NOT_FOUND, wire::invalid_request(message))
 }
 
 impl<B> tower_service::Service<Request<B>> for HttpService

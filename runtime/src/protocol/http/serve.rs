@@ -70,7 +70,7 @@ pub(crate) async fn serve(
     let in_flight = service.in_flight.clone();
     let options = server.http_options();
     let connections = Connections {
-        app: axum::Router::new().route_service("/mcp", service),
+        app: routes(service, options.authorization.is_some()),
         header_read_timeout: options.header_read_timeout,
         slots: Arc::new(Semaphore::new(options.max_connections.max(1))),
         open: TaskTracker::new(),
@@ -104,6 +104,19 @@ pub(crate) async fn serve(
         } => {}
     }
     Ok(())
+}
+
+/// The endpoint at `/mcp`, and with authorization its protected resource metadata at the
+/// well-known path, alone and followed by `/mcp`.
+fn routes(service: HttpService, authorization: bool) -> axum::Router {
+    let mut app = axum::Router::new().route_service("/mcp", service.clone());
+    if authorization {
+        let metadata = super::guard::METADATA_PATH;
+        app = app
+            .route_service(metadata, service.clone())
+            .route_service(&format!("{metadata}/mcp"), service);
+    }
+    app
 }
 
 /// The connections of one [`serve`]: how each is served, and how many may be open.

@@ -29,17 +29,22 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 tokio::task_local! {
     /// Set for the request being answered when a session it asked for was refused.
     static REFUSED: Cell<bool>;
+    /// The caller of the request being answered, on a server with authorization: the
+    /// owner of a session it opens.
+    static CALLER: Option<String>;
 }
 
-/// Runs `answer` (one request's handling), and says whether it asked for a session
-/// beyond the maximum.
-pub(crate) async fn watch_refusal<T>(answer: impl Future<Output = T>) -> (T, bool) {
-    REFUSED
-        .scope(Cell::new(false), async {
-            let answered = answer.await;
-            (answered, REFUSED.with(Cell::get))
-        })
-        .await
+/// Runs `answer` (one request's handling) for `caller`, and says whether it asked for a
+/// session beyond the maximum.
+pub(crate) async fn watch_refusal<T>(
+    caller: Option<String>,
+    answer: impl Future<Output = T>,
+) -> (T, bool) {
+    let watched = REFUSED.scope(Cell::new(false), async {
+        let answered = answer.await;
+        (answered, REFUSED.with(Cell::get))
+    });
+    CALLER.scope(caller, watched).await
 }
 
 /// Why a session was not opened.
@@ -59,8 +64,9 @@ pub(crate) struct BoundedSessions {
     local: LocalSessionManager,
     max: usize,
     slots: Arc<Semaphore>,
-    /// Each open session's slot, given back when it closes.
-    held: Mutex<HashMap<SessionId, OwnedSemaphorePermit>>,
+    /// Each open session's slot, given back when it closes, and the caller that opened
+    /// it on a server with authorization, to whom the session is bound.
+    held: Mutex<HashMap<SessionId, (OwnedSemaphorePermit, Option<String>)>>,
 }
 
 impl BoundedSessions {
@@ -76,7 +82,14 @@ impl BoundedSessions {
         }
     }
 
-    fn held(&self) -> std::sync::MutexGuard<'_, HashMap<SessionId, OwnedSemaphorePermit>> {
+    /// The caller that opened the session `id`, when it is open and was opened by one.
+    pub(crate) fn owner(&self, id: &str) -> Option<String> {
+        self.held().get(id).and_then(|(_, owner)| owner.clone())
+    }
+
+    fn held(
+        &self,
+    ) -> std::sync::MutexGuard<'_, HashMap<SessionId, (OwnedSemaphorePermit, Option<String>)>> {
         // The map stays whole whatever a panicking holder did: each step is one call.
         self.held
             .lock()
@@ -95,7 +108,8 @@ impl SessionManager for BoundedSessions {
             return Err(SessionsError::Full(self.max));
         };
         let (id, transport) = self.local.create_session().await?;
-        self.held().insert(id.clone(), slot);
+        let owner = CALLER.try_with(Clone::clone).ok().flatten();
+        self.held().insert(id.clone(), (slot, owner));
         Ok((id, transport))
     }
 

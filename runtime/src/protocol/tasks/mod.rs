@@ -83,6 +83,7 @@ pub(crate) async fn call(
         client_info: bridge::client_info(&context.meta, context.peer.peer_info().as_deref()),
         round: begun.as_ref().map(Begun::round),
         refuses_missing_capability: context.refuses_missing_capability(),
+        auth: context.auth(),
     };
     let mut handle = run::spawn(
         server.clone(),

@@ -32,6 +32,8 @@ pub(crate) struct Origin {
     pub(crate) round: Option<Arc<Round>>,
     /// Whether the request refuses a call that needs a capability the client lacks.
     pub(crate) refuses_missing_capability: bool,
+    /// The caller, when the request came with a verified access token.
+    pub(crate) auth: Option<Arc<crate::model::Auth>>,
 }
 
 /// How the run went on, as the request that started it learns.
@@ -383,6 +385,10 @@ impl Request for TaskRequest {
 
     fn runs_as_task(&self) -> bool {
         self.begun()
+    }
+
+    fn auth(&self) -> Option<Arc<crate::model::Auth>> {
+        self.0.origin.auth.clone()
     }
 }
 

@@ -232,6 +232,13 @@ pub(crate) fn busy(message: String) -> Vec<u8> {
     error_reply(None, ErrorData::new(ErrorCode(-32000), message, None))
 }
 
+/// A reply without an id for a request refused for its credentials (`401`, `403`), in
+/// JSON-RPC's range of errors a server defines.
+#[cfg(feature = "http")]
+pub(crate) fn unauthorized(message: String) -> Vec<u8> {
+    error_reply(None, ErrorData::new(ErrorCode(-32001), message, None))
+}
+
 /// The reply for a message longer than a transport accepts.
 pub(crate) fn too_long(limit: usize) -> Vec<u8> {
     invalid_request(format!(

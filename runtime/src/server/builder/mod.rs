@@ -14,6 +14,8 @@ use crate::server::catalog::Catalog;
 use crate::server::settings::{Rounds, Settings};
 use crate::server::tool_server::{About, ToolServer};
 
+#[cfg(feature = "http")]
+mod authorization;
 mod checks;
 #[cfg(feature = "http")]
 mod http;

@@ -1,0 +1,372 @@
+//! The endpoint as an OAuth 2.1 resource server: each request's bearer token checked
+//! before `rmcp` sees the request, each call's scopes checked against what it calls, and
+//! the protected resource metadata (RFC 9728) served.
+//!
+//! A request without a valid token gets `401` with `WWW-Authenticate: Bearer
+//! resource_metadata="..."`; a call without the scopes of its tool, prompt or resource,
+//! `403` with `error="insufficient_scope"`. The scopes are checked here, on the body
+//! already read, and not in the handler: once `rmcp` runs a request, its answer may be an
+//! event stream whose status is sent, where `403` can no longer be said.
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use http::request::Parts;
+use http::{HeaderValue, Response, StatusCode, header};
+use http_body_util::{BodyExt as _, Full};
+use serde::Deserialize;
+
+use super::{Boxed, rpc_error};
+use crate::model::Auth;
+use crate::protocol::wire;
+use crate::server::authorization::Authorization;
+use crate::server::scopes::{Target, permits};
+use crate::server::settings::HttpOptions;
+use crate::server::tool_server::ToolServer;
+
+/// Where the protected resource metadata is served, alone or followed by the endpoint's path.
+pub(super) const METADATA_PATH: &str = "/.well-known/oauth-protected-resource";
+
+/// The checks of an endpoint whose server has [`Authorization`].
+#[derive(Clone)]
+pub(super) struct Guard {
+    authorization: Authorization,
+    server: ToolServer,
+    allowed_hosts: Vec<String>,
+    allowed_origins: Option<Vec<String>>,
+}
+
+/// Why a request's token was not accepted.
+enum Missing {
+    /// No `Authorization` header.
+    Token,
+    /// A header that holds no bearer token, or a token the verifier refused.
+    Valid,
+}
+
+impl Guard {
+    pub(super) fn new(server: &ToolServer, options: &HttpOptions) -> Option<Self> {
+        Some(Self {
+            authorization: options.authorization.clone()?,
+            server: server.clone(),
+            allowed_hosts: options.allowed_hosts.clone(),
+            allowed_origins: options.allowed_origins.clone(),
+        })
+    }
+
+    /// Whether a request asks for the metadata, which needs no token.
+    pub(super) fn is_metadata(parts: &Parts) -> bool {
+        let path = parts.uri.path();
+        path == METADATA_PATH || path.starts_with(&format!("{METADATA_PATH}/"))
+    }
+
+    /// The protected resource metadata, as JSON.
+    pub(super) fn metadata(&self, parts: &Parts) -> Response<Boxed> {
+        let document = serde_json::json!({
+            "resource": self.resource(parts),
+            "authorization_servers": self.authorization.servers(),
+            "scopes_supported": self.server.scopes_supported(),
+            "bearer_methods_supported": ["header"],
+        });
+        let mut response = Response::new(Full::new(Bytes::from(document.to_string())).boxed());
+        response.headers_mut().insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
+        response
+    }
+
+    /// The caller the request's bearer token speaks for, or the response that refuses it.
+    pub(super) async fn authenticate(&self, parts: &Parts) -> Result<Arc<Auth>, Response<Boxed>> {
+        if has_query_token(parts) {
+            tracing::info!("refused a request with an access token in its URL");
+            let message = "Invalid request: an access token is never read from the URL; send it \
+                           in the Authorization header as `Bearer <token>`";
+            return Err(rpc_error(
+                StatusCode::BAD_REQUEST,
+                wire::invalid_request(message.to_owned()),
+            ));
+        }
+        let missing = match bearer(parts) {
+            Ok(token) => match self.authorization.verifier.verify(token).await {
+                Ok(auth) => return Ok(Arc::new(auth)),
+                Err(refused) => {
+                    tracing::info!(why = refused.reason(), "refused an access token");
+                    Missing::Valid
+                }
+            },
+            Err(missing) => missing,
+        };
+        if let Some(refusal) = self.refused_origin_or_host(parts) {
+            return Err(refusal);
+        }
+        Err(self.unauthorized(parts, missing))
+    }
+
+    /// The refusal of a `body` that calls something whose scopes `auth` does not grant.
+    pub(super) fn authorize(
+        &self,
+        auth: &Auth,
+        body: &[u8],
+        parts: &Parts,
+    ) -> Option<Response<Boxed>> {
+        let calls: Vec<Peek<'_>> = match serde_json::from_slice::<Peek<'_>>(body) {
+            Ok(one) => vec![one],
+            Err(_) => serde_json::from_slice(body).unwrap_or_default(),
+        };
+        for call in &calls {
+            let Some(target) = call.target() else {
+                continue;
+            };
+            let needed = self.server.scopes_needed(target);
+            if !permits(Some(auth), &needed) {
+                tracing::info!(
+                    subject = auth.subject(),
+                    needed = needed.join(" "),
+                    "refused a call whose token lacks a scope it needs"
+                );
+                return Some(self.forbidden(parts, &needed));
+            }
+        }
+        None
+    }
+
+    /// The server's resource URI: set, the verifier's audience, or the URL the request
+    /// came to.
+    fn resource(&self, parts: &Parts) -> String {
+        if let Some(resource) = self.authorization.resource() {
+            return resource.to_owned();
+        }
+        let host = (parts.headers.get(header::HOST))
+            .and_then(|host| host.to_str().ok())
+            .unwrap_or("localhost");
+        let path = parts.uri.path();
+        let path = path.strip_prefix(METADATA_PATH).unwrap_or(path);
+        let path = if path.is_empty() { "/mcp" } else { path };
+        format!("http://{host}{path}")
+    }
+
+    /// Where the metadata of the resource is: the well-known path inserted between the
+    /// resource URI's origin and its path (RFC 9728 §3.1).
+    fn metadata_url(&self, parts: &Parts) -> String {
+        let resource = self.resource(parts);
+        let start = resource.find("://").map_or(0, |at| at + 3);
+        let (origin, path) = match resource[start..].find('/') {
+            Some(slash) => resource.split_at(start + slash),
+            None => (resource.as_str(), ""),
+        };
+        let path = path.trim_end_matches('/');
+        format!("{origin}{METADATA_PATH}{path}")
+    }
+
+    fn unauthorized(&self, parts: &Parts, missing: Missing) -> Response<Boxed> {
+        let mut challenge = format!("Bearer resource_metadata=\"{}\"", self.metadata_url(parts));
+        if matches!(missing, Missing::Valid) {
+            challenge.push_str(", error=\"invalid_token\"");
+        }
+        let scopes = self.server.scopes_supported();
+        if !scopes.is_empty() {
+            challenge.push_str(&format!(", scope=\"{}\"", scopes.join(" ")));
+        }
+        let message = match missing {
+            Missing::Token => {
+                "Unauthorized: this server needs an access token, sent as \
+                               `Authorization: Bearer <token>`; its metadata says where to get one"
+            }
+            Missing::Valid => "Unauthorized: the access token is not valid for this server",
+        };
+        challenged(StatusCode::UNAUTHORIZED, message, challenge)
+    }
+
+    fn forbidden(&self, parts: &Parts, needed: &[String]) -> Response<Boxed> {
+        let needed = needed.join(" ");
+        let challenge = format!(
+            "Bearer error=\"insufficient_scope\", scope=\"{needed}\", resource_metadata=\"{}\"",
+            self.metadata_url(parts)
+        );
+        let message =
+            format!("Forbidden: this call needs an access token with the scopes {needed}");
+        challenged(StatusCode::FORBIDDEN, &message, challenge)
+    }
+
+    /// `403` for a request whose `Host` or `Origin` the server does not serve, as `rmcp`
+    /// answers it: these checks come before the token's.
+    fn refused_origin_or_host(&self, parts: &Parts) -> Option<Response<Boxed>> {
+        let host = parts
+            .headers
+            .get(header::HOST)
+            .and_then(|h| h.to_str().ok());
+        let host_ok = self.allowed_hosts.is_empty()
+            || host.is_some_and(|host| {
+                self.allowed_hosts
+                    .iter()
+                    .any(|allowed| host_matches(host, allowed))
+            });
+        let origin = parts
+            .headers
+            .get(header::ORIGIN)
+            .and_then(|o| o.to_str().ok());
+        let origin_ok = match (&self.allowed_origins, origin) {
+            (None, _) | (_, None) => true,
+            (Some(allowed), Some(origin)) => allowed.iter().any(|a| origin_matches(origin, a)),
+        };
+        if host_ok && origin_ok {
+            return None;
+        }
+        let what = if host_ok { "Origin" } else { "Host" };
+        let message = format!("Forbidden: the server does not serve requests of this {what}");
+        Some(rpc_error(
+            StatusCode::FORBIDDEN,
+            wire::invalid_request(message),
+        ))
+    }
+}
+
+fn challenged(status: StatusCode, message: &str, challenge: String) -> Response<Boxed> {
+    let mut response = rpc_error(status, wire::unauthorized(message.to_owned()));
+    if let Ok(value) = HeaderValue::from_str(&challenge) {
+        response
+            .headers_mut()
+            .insert(header::WWW_AUTHENTICATE, value);
+    }
+    response
+}
+
+/// The bearer token of the request's one `Authorization` header.
+fn bearer(parts: &Parts) -> Result<&str, Missing> {
+    let mut values = parts.headers.get_all(header::AUTHORIZATION).iter();
+    let value = values.next().ok_or(Missing::Token)?;
+    if values.next().is_some() {
+        return Err(Missing::Valid);
+    }
+    let value = value.to_str().map_err(|_| Missing::Valid)?;
+    let (scheme, token) = value.split_once(' ').ok_or(Missing::Valid)?;
+    let token = token.trim();
+    let token68 = |c: char| c.is_ascii_alphanumeric() || "-._~+/=".contains(c);
+    if !scheme.eq_ignore_ascii_case("bearer") || token.is_empty() || !token.chars().all(token68) {
+        return Err(Missing::Valid);
+    }
+    Ok(token)
+}
+
+/// Whether the URL carries `access_token=`, which RFC 6750 lets a server refuse and
+/// OAuth 2.1 forbids.
+fn has_query_token(parts: &Parts) -> bool {
+    (parts.uri.query()).is_some_and(|query| {
+        query
+            .split('&')
+            .any(|pair| pair.split('=').next() == Some("access_token"))
+    })
+}
+
+/// Whether a `Host` value is the allowed one: its name alone, or name and port.
+fn host_matches(host: &str, allowed: &str) -> bool {
+    let (host, allowed) = (authority(host), authority(allowed));
+    host.0.eq_ignore_ascii_case(allowed.0) && (allowed.1.is_none() || host.1 == allowed.1)
+}
+
+/// The name and the port of `host`, `host:port`, `[v6]:port` or a bare IPv6 address.
+fn authority(text: &str) -> (&str, Option<&str>) {
+    let text = text.trim();
+    if let Some(rest) = text.strip_prefix('[') {
+        let (name, after) = rest.split_once(']').unwrap_or((rest, ""));
+        return (name, after.strip_prefix(':'));
+    }
+    match text.split_once(':') {
+        Some((name, port)) if !port.contains(':') => (name, Some(port)),
+        _ => (text, None),
+    }
+}
+
+/// Whether an `Origin` is the allowed one: `:*` for any port, no port for the scheme's default.
+fn origin_matches(origin: &str, allowed: &str) -> bool {
+    if let Some(prefix) = allowed.strip_suffix(":*") {
+        let Some(rest) = origin.strip_prefix(prefix) else {
+            return false;
+        };
+        return rest.is_empty()
+            || rest
+                .strip_prefix(':')
+                .is_some_and(|p| p.chars().all(|c| c.is_ascii_digit()));
+    }
+    let with_default = |o: &str| -> String {
+        let o = o.trim_end_matches('/').to_ascii_lowercase();
+        let after = o.find("://").map_or(0, |at| at + 3);
+        if o[after..]
+            .rsplit_once(':')
+            .is_some_and(|(_, p)| p.chars().all(|c| c.is_ascii_digit()) && !p.is_empty())
+        {
+            return o;
+        }
+        match &o[..after] {
+            "http://" => format!("{o}:80"),
+            "https://" => format!("{o}:443"),
+            _ => o,
+        }
+    };
+    origin == allowed || with_default(origin) == with_default(allowed)
+}
+
+/// What the HTTP layer reads of a message to check its scopes: its method, and the
+/// name or URI it calls.
+#[derive(Debug, Default, Deserialize)]
+struct Peek<'a> {
+    #[serde(borrow)]
+    method: Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow)]
+    params: Option<PeekParams<'a>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct PeekParams<'a> {
+    #[serde(borrow)]
+    name: Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow)]
+    uri: Option<std::borrow::Cow<'a, str>>,
+}
+
+impl Peek<'_> {
+    fn target(&self) -> Option<Target<'_>> {
+        let params = self.params.as_ref()?;
+        match self.method.as_deref()? {
+            "tools/call" => Some(Target::Tool(params.name.as_deref()?)),
+            "prompts/get" => Some(Target::Prompt(params.name.as_deref()?)),
+            "resources/read" => Some(Target::Resource(params.uri.as_deref()?)),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{host_matches, origin_matches};
+
+    #[test]
+    fn matches_hosts_and_origins_as_rmcp_does() {
+        assert!(host_matches("127.0.0.1:8000", "127.0.0.1"));
+        assert!(host_matches("localhost", "localhost"));
+        assert!(host_matches("[::1]:9000", "::1"));
+        assert!(!host_matches("evil.example:8000", "127.0.0.1"));
+        assert!(host_matches("mcp.example.com:8080", "mcp.example.com:8080"));
+        assert!(!host_matches(
+            "mcp.example.com:9090",
+            "mcp.example.com:8080"
+        ));
+        assert!(origin_matches(
+            "http://localhost:3000",
+            "http://localhost:*"
+        ));
+        assert!(!origin_matches(
+            "http://localhost.evil:3000",
+            "http://localhost:*"
+        ));
+        assert!(origin_matches(
+            "https://app.example.com",
+            "https://app.example.com:443"
+        ));
+        assert!(!origin_matches(
+            "https://evil.example",
+            "https://app.example.com"
+        ));
+    }
+}

@@ -1,0 +1,189 @@
+//! [`IntrospectionVerifier`]: opaque access tokens, asked about at the authorization
+//! server's introspection endpoint (RFC 7662).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use serde_json::{Map, Value};
+use sha2::{Digest as _, Sha256};
+
+use super::fetch::Fetcher;
+use super::jwt;
+use super::{TokenRefused, TokenVerifier};
+use crate::model::Auth;
+
+/// The most answers kept at once; past it, the expired are dropped, then all.
+const MAX_KEPT: usize = 10_000;
+
+/// Checks access tokens by asking the authorization server (RFC 7662): each token is
+/// posted to its introspection endpoint with the server's client credentials, and
+/// accepted when the answer says it is `active`, has not expired (`exp`) and, when an
+/// [`audience`](Self::audience) is set, names it in `aud`.
+///
+/// An accepted token's answer is kept for a short while ([`cache_for`](Self::cache_for),
+/// 30 seconds unless set, never past the token's `exp`), under a hash of the token, never
+/// the token itself, so that a client's calls do not each cost a round trip.
+///
+/// ```
+/// let verifier = mcp_tool::IntrospectionVerifier::new("http://127.0.0.1:9000/introspect")
+///     .client_credentials("mcp-server", "s3cret")
+///     .audience("http://127.0.0.1:8000/mcp");
+/// let server = mcp_tool::Server::from_registry("files", "1.0.0")
+///     .authorization(verifier)
+///     .authorization_servers(["http://127.0.0.1:9000"]);
+/// # drop(server);
+/// ```
+#[derive(Clone)]
+#[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
+pub struct IntrospectionVerifier {
+    endpoint: String,
+    credentials: Option<(String, String)>,
+    audience: Option<String>,
+    cache_for: Duration,
+    fetcher: Fetcher,
+    kept: Arc<Mutex<Kept>>,
+}
+
+/// Accepted tokens by the SHA-256 of the token: the caller, and until when.
+type Kept = HashMap<[u8; 32], (Auth, Instant)>;
+
+impl std::fmt::Debug for IntrospectionVerifier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IntrospectionVerifier")
+            .field("endpoint", &self.endpoint)
+            .field("audience", &self.audience)
+            .field("cache_for", &self.cache_for)
+            .finish_non_exhaustive()
+    }
+}
+
+impl IntrospectionVerifier {
+    /// A verifier that asks the introspection endpoint at `endpoint`.
+    pub fn new(endpoint: impl Into<String>) -> Self {
+        Self {
+            endpoint: endpoint.into(),
+            credentials: None,
+            audience: None,
+            cache_for: Duration::from_secs(30),
+            fetcher: Fetcher::new(Duration::from_secs(5)),
+            kept: Arc::default(),
+        }
+    }
+
+    /// The server's own client id and secret at the authorization server, sent with
+    /// HTTP basic authentication, as most introspection endpoints require.
+    #[must_use]
+    pub fn client_credentials(mut self, id: impl Into<String>, secret: impl Into<String>) -> Self {
+        self.credentials = Some((id.into(), secret.into()));
+        self
+    }
+
+    /// The audience an accepted token's `aud` must name: the server's resource URI.
+    #[must_use]
+    pub fn audience(mut self, resource_url: impl Into<String>) -> Self {
+        self.audience = Some(resource_url.into());
+        self
+    }
+
+    /// How long an accepted token is not asked about again; 30 seconds unless set, zero
+    /// to ask every time. A token revoked meanwhile is accepted until then.
+    #[must_use]
+    pub fn cache_for(mut self, duration: Duration) -> Self {
+        self.cache_for = duration;
+        self
+    }
+
+    /// How long asking may take; 5 seconds unless set.
+    #[must_use]
+    pub fn fetch_timeout(mut self, timeout: Duration) -> Self {
+        self.fetcher = self.fetcher.with_timeout(timeout);
+        self
+    }
+
+    async fn check(&self, token: &str) -> Result<Auth, TokenRefused> {
+        let hash: [u8; 32] = Sha256::digest(token.as_bytes()).into();
+        if let Some(auth) = self.kept(&hash) {
+            return Ok(auth);
+        }
+        let credentials =
+            (self.credentials.as_ref()).map(|(id, secret)| (id.as_str(), secret.as_str()));
+        let form = [("token", token), ("token_type_hint", "access_token")];
+        let answer: Map<String, Value> = (self.fetcher)
+            .post_form(&self.endpoint, &form, credentials)
+            .await
+            .map_err(|why| {
+                TokenRefused::new(format!("the token could not be introspected: {why}"))
+            })?;
+        if answer.get("active") != Some(&Value::Bool(true)) {
+            return Err(TokenRefused::new(
+                "the introspection endpoint says the token is not active",
+            ));
+        }
+        let exp = answer.get("exp").and_then(Value::as_u64);
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_secs();
+        if exp.is_some_and(|exp| exp <= now) {
+            return Err(TokenRefused::new("the token has expired"));
+        }
+        if let Some(audience) = &self.audience
+            && !names(answer.get("aud"), audience)
+        {
+            return Err(TokenRefused::new(
+                "the token was issued for another audience than this server's resource URL",
+            ));
+        }
+        let auth = jwt::auth(answer).map_err(TokenRefused::new)?;
+        let left = exp.map_or(self.cache_for, |exp| Duration::from_secs(exp - now));
+        self.keep(hash, &auth, left.min(self.cache_for));
+        Ok(auth)
+    }
+
+    fn kept(&self, hash: &[u8; 32]) -> Option<Auth> {
+        let kept = self
+            .kept
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let (auth, until) = kept.get(hash)?;
+        (Instant::now() < *until).then(|| auth.clone())
+    }
+
+    fn keep(&self, hash: [u8; 32], auth: &Auth, duration: Duration) {
+        if duration.is_zero() {
+            return;
+        }
+        let mut kept = self
+            .kept
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if kept.len() >= MAX_KEPT {
+            let now = Instant::now();
+            kept.retain(|_, (_, until)| *until > now);
+            if kept.len() >= MAX_KEPT {
+                kept.clear();
+            }
+        }
+        kept.insert(hash, (auth.clone(), Instant::now() + duration));
+    }
+}
+
+/// Whether an `aud` claim (a string or an array of strings) names `audience`.
+fn names(aud: Option<&Value>, audience: &str) -> bool {
+    match aud {
+        Some(Value::String(one)) => one == audience,
+        Some(Value::Array(many)) => many.iter().any(|one| one.as_str() == Some(audience)),
+        _ => false,
+    }
+}
+
+impl TokenVerifier for IntrospectionVerifier {
+    async fn verify(&self, token: &str) -> Result<Auth, TokenRefused> {
+        self.check(token).await
+    }
+
+    fn audience(&self) -> Option<&str> {
+        self.audience.as_deref()
+    }
+}

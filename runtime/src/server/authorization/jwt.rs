@@ -1,0 +1,216 @@
+//! [`JwtVerifier`]: access tokens that are JWTs signed by their issuer, checked against
+//! the keys it publishes.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use jsonwebtoken::errors::ErrorKind;
+use jsonwebtoken::{Algorithm, Validation};
+use serde_json::{Map, Value};
+
+use super::fetch::Fetcher;
+use super::jwks::{KeySet, Source};
+use super::{TokenRefused, TokenVerifier};
+use crate::model::Auth;
+
+/// Checks access tokens that are JWTs (RFC 9068) signed by an authorization server: the
+/// signature against the keys the issuer publishes (its JWKS, found through its metadata
+/// at `/.well-known/oauth-authorization-server` or `/.well-known/openid-configuration`),
+/// the issuer (`iss`), the audience (`aud`, which must name the server's resource URI,
+/// RFC 8707), and the token's lifetime (`exp`, `nbf`, with a leeway).
+///
+/// Only asymmetric algorithms are accepted, each only with a key of its kind (RSA for
+/// `RS*` and `PS*`, P-256 and P-384 for `ES256` and `ES384`, Ed25519 for `EdDSA`): a token
+/// signed with a shared secret (`HS*`) or unsigned (`none`) is refused. The keys are
+/// fetched once and kept; a token that names a key not kept (the issuer rotated its keys)
+/// has them fetched again, at most once every 10 seconds, and they are fetched again
+/// after an hour in any case. Fetching uses plain HTTP, within 5 seconds.
+///
+/// The caller's [`Auth`] has the token's `sub` (else its `client_id`), its scopes (`scope`,
+/// space-separated, or `scp`), its client (`client_id`, else `azp`) and every claim.
+///
+/// ```
+/// use std::time::Duration;
+///
+/// let verifier = mcp_tool::JwtVerifier::issuer("http://127.0.0.1:9000")
+///     .audience("http://127.0.0.1:8000/mcp")
+///     .leeway(Duration::from_secs(30));
+/// let server = mcp_tool::Server::from_registry("files", "1.0.0").authorization(verifier);
+/// # drop(server);
+/// ```
+#[derive(Clone)]
+#[cfg_attr(docsrs, doc(cfg(feature = "auth")))]
+pub struct JwtVerifier {
+    source: Source,
+    audience: Option<String>,
+    leeway: Duration,
+    fetcher: Fetcher,
+    keys: Arc<KeySet>,
+}
+
+impl std::fmt::Debug for JwtVerifier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("JwtVerifier")
+            .field("issuer", &self.source.issuer)
+            .field("audience", &self.audience)
+            .field("leeway", &self.leeway)
+            .finish_non_exhaustive()
+    }
+}
+
+impl JwtVerifier {
+    /// A verifier of the tokens `issuer` signs; `issuer` is the authorization server's
+    /// issuer identifier, as its tokens' `iss` names it. Set the
+    /// [`audience`](Self::audience): without it every token is refused.
+    pub fn issuer(issuer: impl Into<String>) -> Self {
+        Self {
+            source: Source {
+                issuer: issuer.into(),
+                jwks_uri: None,
+                refetch_interval: Duration::from_secs(10),
+                max_age: Duration::from_secs(3600),
+            },
+            audience: None,
+            leeway: Duration::from_secs(60),
+            fetcher: Fetcher::new(Duration::from_secs(5)),
+            keys: Arc::new(KeySet::new()),
+        }
+    }
+
+    /// The audience a token must name: the server's resource URI, the full URL of its MCP
+    /// endpoint (such as `https://mcp.example.com/mcp`), which the protected resource
+    /// metadata then names too.
+    #[must_use]
+    pub fn audience(mut self, resource_url: impl Into<String>) -> Self {
+        self.audience = Some(resource_url.into());
+        self
+    }
+
+    /// How far past its `exp` (or before its `nbf`) a token is still accepted, for clocks
+    /// that disagree; 60 seconds unless set.
+    #[must_use]
+    pub fn leeway(mut self, leeway: Duration) -> Self {
+        self.leeway = leeway;
+        self
+    }
+
+    /// Where the issuer's key set is, in place of what its metadata says.
+    #[must_use]
+    pub fn jwks_uri(mut self, url: impl Into<String>) -> Self {
+        self.source.jwks_uri = Some(url.into());
+        self
+    }
+
+    /// How long fetching the issuer's metadata or keys may take; 5 seconds unless set.
+    #[must_use]
+    pub fn fetch_timeout(mut self, timeout: Duration) -> Self {
+        self.fetcher = self.fetcher.with_timeout(timeout);
+        self
+    }
+
+    /// The least time between two fetches of the keys, however many tokens name a key
+    /// not kept; 10 seconds unless set.
+    #[must_use]
+    pub fn refetch_interval(mut self, interval: Duration) -> Self {
+        self.source.refetch_interval = interval;
+        self
+    }
+
+    async fn check(&self, token: &str) -> Result<Auth, TokenRefused> {
+        let refused = |why: String| TokenRefused::new(why);
+        let Some(audience) = &self.audience else {
+            return Err(refused(
+                "the verifier has no audience: set JwtVerifier::audience to the server's resource URL".into(),
+            ));
+        };
+        let header = jsonwebtoken::decode_header(token)
+            .map_err(|error| refused(format!("the token is not a signed JWT ({error})")))?;
+        if matches!(
+            header.alg,
+            Algorithm::HS256 | Algorithm::HS384 | Algorithm::HS512
+        ) {
+            return Err(refused(format!(
+                "the token is signed with {:?}, a shared-secret algorithm, never accepted",
+                header.alg
+            )));
+        }
+        let keys = (self
+            .keys
+            .find(header.kid.as_deref(), &self.source, &self.fetcher))
+        .await
+        .map_err(refused)?;
+        let mut validation = Validation::new(header.alg);
+        validation.set_issuer(&[&self.source.issuer]);
+        validation.set_audience(&[audience]);
+        validation.set_required_spec_claims(&["exp", "iss", "aud"]);
+        validation.leeway = self.leeway.as_secs();
+        validation.validate_nbf = true;
+        let mut last = None;
+        for key in keys
+            .iter()
+            .filter(|key| key.algorithms.contains(&header.alg))
+        {
+            match jsonwebtoken::decode::<Map<String, Value>>(token, &key.key, &validation) {
+                Ok(data) => return auth(data.claims).map_err(refused),
+                Err(error) => last = Some(error),
+            }
+        }
+        Err(refused(match last {
+            Some(error) => reason(error.kind()),
+            None => format!(
+                "the token names {:?}, which no key of the issuer's is for",
+                header.alg
+            ),
+        }))
+    }
+}
+
+impl TokenVerifier for JwtVerifier {
+    async fn verify(&self, token: &str) -> Result<Auth, TokenRefused> {
+        self.check(token).await
+    }
+
+    fn issuer(&self) -> Option<&str> {
+        Some(&self.source.issuer)
+    }
+
+    fn audience(&self) -> Option<&str> {
+        self.audience.as_deref()
+    }
+}
+
+/// Why `jsonwebtoken` refused a token, in the log's words.
+fn reason(kind: &ErrorKind) -> String {
+    match kind {
+        ErrorKind::ExpiredSignature => "the token has expired".into(),
+        ErrorKind::ImmatureSignature => "the token is not valid yet (nbf)".into(),
+        ErrorKind::InvalidIssuer => "the token was issued by another issuer".into(),
+        ErrorKind::InvalidAudience => {
+            "the token was issued for another audience than this server's resource URL".into()
+        }
+        ErrorKind::InvalidSignature => "the token's signature does not verify".into(),
+        ErrorKind::MissingRequiredClaim(claim) => format!("the token has no {claim} claim"),
+        ErrorKind::InvalidAlgorithm => "the token names an algorithm its key is not for".into(),
+        other => format!("the token is malformed ({other:?})"),
+    }
+}
+
+/// The caller a token's claims name.
+pub(crate) fn auth(claims: Map<String, Value>) -> Result<Auth, String> {
+    let text = |name: &str| claims.get(name).and_then(Value::as_str).map(str::to_owned);
+    let client_id = text("client_id").or_else(|| text("azp"));
+    let subject = (text("sub").or_else(|| client_id.clone()))
+        .ok_or("the token names no subject (sub) and no client (client_id)")?;
+    let scopes: Vec<String> = match claims.get("scope").or_else(|| claims.get("scp")) {
+        Some(Value::String(scopes)) => scopes.split_whitespace().map(str::to_owned).collect(),
+        Some(Value::Array(scopes)) => (scopes.iter())
+            .filter_map(|scope| scope.as_str().map(str::to_owned))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let mut auth = Auth::new(subject).with_scopes(scopes);
+    if let Some(client_id) = client_id {
+        auth = auth.with_client_id(client_id);
+    }
+    Ok(auth.with_claims(claims))
+}

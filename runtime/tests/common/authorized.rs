@@ -1,0 +1,174 @@
+//! A server with authorization and its issuer, for the authorization tests: a stateless
+//! server on 127.0.0.1 that trusts the issuer of `issuer.rs`, raw HTTP requests to it, and
+//! the log of the test's thread.
+
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use bytes::Bytes;
+use http_body_util::{BodyExt as _, Full};
+use hyper_util::client::legacy::Client;
+use hyper_util::rt::TokioExecutor;
+use mcp_tool::{JwtVerifier, Server};
+use serde_json::{Value, json};
+
+use super::http::Running;
+use super::issuer::{self, Issuer, KEY_A};
+
+/// A log sink for one test.
+#[derive(Clone, Default)]
+pub struct Captured(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Captured {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Captured {
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
+    }
+
+    /// Captures the log of the current thread (the test's runtime runs on it alone).
+    pub fn install(&self) -> tracing::subscriber::DefaultGuard {
+        let writer = self.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_writer(mcp_tool::logging::masked(move || writer.clone()))
+            .with_ansi(false)
+            .with_env_filter(tracing_subscriber::EnvFilter::new("mcp_tool=debug"))
+            .finish();
+        tracing::subscriber::set_default(subscriber)
+    }
+}
+
+/// A server and its issuer.
+pub struct Setup {
+    pub issuer: Issuer,
+    pub server: Running,
+    pub resource: String,
+}
+
+/// An issuer publishing key `a`, and a stateless server that trusts it, whose resource
+/// URL is its endpoint's.
+pub async fn setup(configure: impl FnOnce(Server) -> Server) -> Setup {
+    let issuer = Issuer::start(&[("a", KEY_A)]).await;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    drop(listener);
+    let resource = format!("http://{address}/mcp");
+    let verifier = JwtVerifier::issuer(issuer.url()).audience(&resource);
+    let server = configure(Server::from_registry("auth-test", "1").stateless(true))
+        .authorization(verifier)
+        .build()
+        .unwrap();
+    let server = Running::start_at(server, address).await;
+    Setup {
+        issuer,
+        server,
+        resource,
+    }
+}
+
+impl Setup {
+    pub fn token(&self, scope: &str) -> String {
+        let claims = issuer::claims(&self.issuer.url(), &self.resource, scope);
+        issuer::sign(&claims, "a", KEY_A)
+    }
+}
+
+/// What a request got.
+pub struct Reply {
+    pub status: u16,
+    pub challenge: Option<String>,
+    pub body: String,
+}
+
+impl Reply {
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("{e}: {}", self.body))
+    }
+}
+
+pub async fn send(
+    method: http::Method,
+    url: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> Reply {
+    let mut request = http::Request::builder()
+        .method(method)
+        .uri(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2025-11-25");
+    if let Some(token) = token {
+        request = request.header("authorization", format!("Bearer {token}"));
+    }
+    let body = body.map(|body| body.to_string()).unwrap_or_default();
+    let request = request.body(Full::new(Bytes::from(body))).unwrap();
+    let client = Client::builder(TokioExecutor::new()).build_http();
+    let response = client.request(request).await.expect("the server answers");
+    let challenge = (response.headers().get("www-authenticate"))
+        .map(|value| value.to_str().unwrap().to_owned());
+    let status = response.status().as_u16();
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    Reply {
+        status,
+        challenge,
+        body: String::from_utf8_lossy(&body).into_owned(),
+    }
+}
+
+pub async fn call(url: &str, token: Option<&str>, tool: &str, arguments: Value) -> Reply {
+    let body = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": { "name": tool, "arguments": arguments }
+    });
+    send(http::Method::POST, url, token, Some(body)).await
+}
+
+pub async fn list_tools(url: &str, token: &str) -> Vec<String> {
+    let body = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/list" });
+    let reply = send(http::Method::POST, url, Some(token), Some(body)).await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let tools = reply.json()["result"]["tools"].as_array().unwrap().clone();
+    tools
+        .iter()
+        .map(|tool| tool["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+pub fn metadata_url(setup: &Setup) -> String {
+    format!(
+        "http://{}/.well-known/oauth-protected-resource/mcp",
+        setup.server.address
+    )
+}
+
+pub async fn setup_with_interval(interval: Duration) -> Setup {
+    let issuer = Issuer::start(&[("a", KEY_A)]).await;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    drop(listener);
+    let resource = format!("http://{address}/mcp");
+    let verifier = JwtVerifier::issuer(issuer.url())
+        .audience(&resource)
+        .refetch_interval(interval);
+    let server = Server::from_registry("auth-test", "1")
+        .stateless(true)
+        .authorization(verifier)
+        .build()
+        .unwrap();
+    let server = Running::start_at(server, address).await;
+    Setup {
+        issuer,
+        server,
+        resource,
+    }
+}
