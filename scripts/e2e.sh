@@ -5,7 +5,9 @@
 # it behind nginx (installed with apt-get by scripts/setup-nginx.sh when missing), sharing
 # their tasks through a redis-server the tests start (installed with apt-get by
 # scripts/setup-redis.sh when missing; the example is built with the feature `redis`), and the
-# README's Getting started built as a fresh crate (offline, mcp-tool by path) and served, and
+# example as an OAuth 2.1 resource server against oidc-provider, a real authorization server
+# (installed with npm under target/ by scripts/setup-oauth.sh), the README's Getting started
+# built as a fresh crate (offline, mcp-tool by path) and served, and
 # mcp-fuzzer in tools and protocol modes over stdio and HTTP (installed with pip in a venv of
 # its own under target/ by scripts/setup-fuzzer.sh).
 # Extra arguments go to pytest, e.g. `scripts/e2e.sh -k unknown_tool`.
@@ -17,7 +19,7 @@ scripts/setup-python.sh
 # Under CI (`CI` set, as CI services set it) a tool that cannot be installed fails the run,
 # naming its setup step and its error; elsewhere its tests skip, saying why, and the last
 # line counts them. The setup scripts fail on purpose when asked (INSPECTOR_FORCE_FAIL=1,
-# FUZZER_FORCE_FAIL=1, NGINX_FORCE_FAIL=1, REDIS_FORCE_FAIL=1), which is how this handling is
+# FUZZER_FORCE_FAIL=1, NGINX_FORCE_FAIL=1, REDIS_FORCE_FAIL=1, OAUTH_FORCE_FAIL=1), which is how this handling is
 # tested.
 ci() { [[ ! "${CI:-}" =~ ^(|0|false|FALSE|False|no)$ ]]; }
 unavailable=()
@@ -55,6 +57,13 @@ if setup scripts/setup-inspector.sh INSPECTOR_UNAVAILABLE; then
     INSPECTOR_NODE="$(sed -n 's/^node=//p' <<<"$setup_output")"
     INSPECTOR_JS="$(sed -n 's/^inspector=//p' <<<"$setup_output")"
     export INSPECTOR_NODE INSPECTOR_JS
+fi
+
+# oidc-provider's paths, for the authorization tests' issuer.
+if setup scripts/setup-oauth.sh OAUTH_UNAVAILABLE; then
+    OAUTH_NODE="$(sed -n 's/^node=//p' <<<"$setup_output")"
+    OAUTH_MODULES="$(sed -n 's/^issuer_modules=//p' <<<"$setup_output")"
+    export OAUTH_NODE OAUTH_MODULES
 fi
 
 # mcp-fuzzer's path, for its test.

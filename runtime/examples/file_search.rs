@@ -56,7 +56,7 @@ file_search: an MCP server that finds files under a root directory with CEL filt
 served over stdin and stdout, or over HTTP.
 
 Usage: file_search [--root DIR] [--tools FILE] [--http ADDR [--stateless]]
-                   [--issuer URL [--resource URL]]
+                   [--issuer URL [--resource URL] [--token-leeway S]]
                    [--redis URL] [--task-lease MS] [--list-tools [--markdown]]
 
 Options:
@@ -78,6 +78,9 @@ Options:
                  published keys); read_attributes then needs the scope files:read
   --resource URL with --issuer: the server's resource URL, which tokens must be
                  issued for; defaults to http://ADDR/mcp
+  --token-leeway S
+                 with --issuer: how many seconds past its expiry a token is still
+                 accepted, for clocks that differ. Defaults to 60
   --redis URL    keep tasks in the Redis at URL (redis://HOST:PORT), shared by
                  every replica given the same one; needs the example built with
                  `--features redis`. Tasks are kept in memory otherwise
@@ -114,6 +117,7 @@ struct Options {
     task_lease: Option<u64>,
     issuer: Option<String>,
     resource: Option<String>,
+    token_leeway: Option<u64>,
 }
 
 fn parse_options() -> Result<Option<Options>, lexopt::Error> {
@@ -130,6 +134,7 @@ fn parse_options() -> Result<Option<Options>, lexopt::Error> {
         task_lease: None,
         issuer: None,
         resource: None,
+        token_leeway: None,
     };
     let mut args = lexopt::Parser::from_env();
     while let Some(arg) = args.next()? {
@@ -148,6 +153,9 @@ fn parse_options() -> Result<Option<Options>, lexopt::Error> {
             lexopt::Arg::Long("task-lease") => options.task_lease = Some(args.value()?.parse()?),
             lexopt::Arg::Long("issuer") => options.issuer = Some(args.value()?.string()?),
             lexopt::Arg::Long("resource") => options.resource = Some(args.value()?.string()?),
+            lexopt::Arg::Long("token-leeway") => {
+                options.token_leeway = Some(args.value()?.parse()?)
+            }
             lexopt::Arg::Short('h') | lexopt::Arg::Long("help") => return Ok(None),
             other => return Err(other.unexpected()),
         }
@@ -206,14 +214,8 @@ async fn main() -> anyhow::Result<()> {
         );
         return Ok(());
     }
-    if let Some(address) = options.http {
-        let (issuer, resource) = (options.issuer.as_deref(), options.resource.as_deref());
-        let mut server = authorization(
-            server.stateless(options.stateless),
-            issuer,
-            resource,
-            &address,
-        )?;
+    if let Some(address) = options.http.clone() {
+        let mut server = authorization(server.stateless(options.stateless), &options, &address)?;
         if !options.allowed_hosts.is_empty() {
             let loopback = ["localhost", "127.0.0.1", "::1"].map(String::from);
             server = server.allowed_hosts(loopback.into_iter().chain(options.allowed_hosts));
@@ -237,20 +239,33 @@ async fn main() -> anyhow::Result<()> {
 }
 
 /// With `--issuer`, a server that serves only requests with a token that issuer signed for
-/// its resource URL (`--resource`, else `http://ADDR/mcp`).
+/// its resource URL (`--resource`, else `http://ADDR/mcp`), allowing `--token-leeway`
+/// seconds of clock difference.
 fn authorization(
     server: mcp_tool::Server,
-    issuer: Option<&str>,
-    resource: Option<&str>,
+    options: &Options,
     address: &str,
 ) -> anyhow::Result<mcp_tool::Server> {
-    let Some(issuer) = issuer else {
-        anyhow::ensure!(resource.is_none(), "--resource needs --issuer");
+    let Some(issuer) = options.issuer.as_deref() else {
+        anyhow::ensure!(options.resource.is_none(), "--resource needs --issuer");
+        anyhow::ensure!(
+            options.token_leeway.is_none(),
+            "--token-leeway needs --issuer"
+        );
         return Ok(server);
     };
-    let resource = resource.map_or_else(|| format!("http://{address}/mcp"), str::to_owned);
+    let resource = options
+        .resource
+        .clone()
+        .unwrap_or_else(|| format!("http://{address}/mcp"));
     #[cfg(feature = "auth")]
-    return Ok(server.authorization(mcp_tool::JwtVerifier::issuer(issuer).audience(resource)));
+    {
+        let mut verifier = mcp_tool::JwtVerifier::issuer(issuer).audience(resource);
+        if let Some(seconds) = options.token_leeway {
+            verifier = verifier.leeway(std::time::Duration::from_secs(seconds));
+        }
+        Ok(server.authorization(verifier))
+    }
     #[cfg(not(feature = "auth"))]
     anyhow::bail!(
         "--issuer {issuer} (for {resource}): this build has no JWT verifier; build the example \

@@ -68,11 +68,14 @@ class HttpServer:
 
 
 @contextlib.contextmanager
-def http_server(server_bin: str, root: Path, log: Path, *extra: str) -> Iterator[HttpServer]:
-    """Runs the server over HTTP on a free loopback port; yields it, stops it at the end."""
+def http_server(
+    server_bin: str, root: Path, log: Path, *extra: str, address: str = "127.0.0.1:0"
+) -> Iterator[HttpServer]:
+    """Runs the server over HTTP at `address` (a free loopback port unless given); yields it,
+    stops it at the end."""
     with log.open("w") as stderr:
         process = subprocess.Popen(
-            [server_bin, "--root", str(root), "--http", "127.0.0.1:0", *extra],
+            [server_bin, "--root", str(root), "--http", address, *extra],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=stderr,

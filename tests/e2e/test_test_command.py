@@ -12,9 +12,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def environment(ci: bool, junit: Path, failing: str) -> dict[str, str]:
-    """The environment of a run whose setup step `failing` (INSPECTOR, REDIS) fails on
+    """The environment of a run whose setup step `failing` (INSPECTOR, REDIS, OAUTH) fails on
     purpose, without the paths this run's own setup found."""
-    found = ("CI", "INSPECTOR_NODE", "INSPECTOR_JS", "REDIS_SERVER")
+    found = ("CI", "INSPECTOR_NODE", "INSPECTOR_JS", "REDIS_SERVER", "OAUTH_NODE", "OAUTH_MODULES")
     env = {k: v for k, v in os.environ.items() if k not in found}
     env.update({f"{failing}_FORCE_FAIL": "1", "E2E_JUNIT": str(junit)})
     if ci:
@@ -68,6 +68,20 @@ def test_under_ci_a_missing_redis_fails_the_run_naming_its_setup_step(tmp_path: 
     assert (
         "skipped under CI=true, where every test must run: Skipped: redis-server is not installed: "
         "setup-redis: REDIS_FORCE_FAIL is set"
+    ) in output
+
+
+def test_under_ci_a_missing_oauth_issuer_fails_the_run_naming_its_setup_step(tmp_path: Path):
+    result = run_e2e(ci=True, tmp_path=tmp_path, failing="OAUTH", tests="test_oauth and without_a_token")
+    output = result.stdout + result.stderr
+    assert result.returncode != 0, output
+    assert (
+        "e2e:   scripts/setup-oauth.sh: setup-oauth: OAUTH_FORCE_FAIL is set: "
+        "failing as a machine where the OAuth issuer cannot be installed would"
+    ) in output
+    assert (
+        "skipped under CI=true, where every test must run: Skipped: the OAuth issuer (oidc-provider) "
+        "is not installed: setup-oauth: OAUTH_FORCE_FAIL is set"
     ) in output
 
 
