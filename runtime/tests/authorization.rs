@@ -12,11 +12,10 @@ use std::time::Duration;
 use mcp_tool::{Context, IntrospectionVerifier, Server, ToolError, mcp_tool};
 use serde_json::{Value, json};
 
-use common::authorized::{
-    Captured, Setup, call, list_tools, metadata_url, send, setup, setup_with_interval,
-};
+use common::authorized::{Setup, call, list_tools, metadata_url, send, setup, setup_with_interval};
 use common::http::Running;
 use common::issuer::{self, Issuer, KEY_A, KEY_A_PUBLIC, KEY_B};
+use common::log::Captured;
 
 /// Says who called, and with which scopes.
 #[mcp_tool]
@@ -178,7 +177,7 @@ async fn setup_listing_all() -> Setup {
 #[tokio::test]
 async fn refused_tokens_get_401_and_their_reason_goes_only_to_the_log() {
     let log = Captured::default();
-    let _guard = log.install();
+    let _guard = log.install("mcp_tool=debug");
     let setup = setup(|server| server).await;
     let (issuer_url, resource) = (setup.issuer.url(), setup.resource.clone());
     let mut expired = issuer::claims(&issuer_url, &resource, "files:read");
@@ -344,7 +343,7 @@ async fn a_token_in_the_query_string_is_refused() {
 #[tokio::test]
 async fn a_tool_error_quoting_the_token_leaks_nothing() {
     let log = Captured::default();
-    let _guard = log.install();
+    let _guard = log.install("mcp_tool=debug");
     let setup = setup(|server| server).await;
     let token = setup.token("files:read");
     let quoted = format!("Authorization: Bearer {token}");

@@ -20,74 +20,62 @@ pub(crate) fn metadata(
     let icons = icons.unwrap_or_default();
     let scopes = scopes.unwrap_or_default();
     Metadata {
-        tags: tags
-            .iter()
-            .enumerate()
-            .filter_map(|(at, lit)| tag(lit, &tags[..at], errors))
-            .collect(),
+        tags: distinct(tags, "tag", tag_problem, errors),
         icons: icons.iter().filter_map(|lit| icon(lit, errors)).collect(),
         meta: meta_lit.and_then(|lit| meta(lit, errors)),
-        scopes: scopes
-            .iter()
-            .enumerate()
-            .filter_map(|(at, lit)| scope(lit, &scopes[..at], errors))
-            .collect(),
+        scopes: distinct(scopes, "scope", scope_problem, errors),
     }
 }
 
-/// A scope: an RFC 6749 scope token (printable ASCII but space, `"` and `\`), given once.
-fn scope(lit: &LitStr, before: &[LitStr], errors: &mut Errors) -> Option<String> {
-    let scope = lit.value();
-    let problem = if scope.is_empty() {
-        Some("a scope is empty: write one such as \"files:read\"".to_owned())
-    } else if let Some(bad) =
-        (scope.chars()).find(|c| !c.is_ascii_graphic() || matches!(c, '"' | '\\'))
-    {
-        Some(format!(
-            "a scope is one word of printable ASCII (RFC 6749), without spaces, quotes or \
-             backslashes, not {bad:?}: give several scopes as several strings, such as \
-             `scopes = [\"files:read\", \"files:write\"]`"
-        ))
-    } else if before.iter().any(|other| other.value() == scope) {
-        Some(format!(
-            "the scope \"{scope}\" is given twice: give it once"
-        ))
-    } else {
-        None
-    };
-    match problem {
-        Some(problem) => {
-            errors.push(syn::Error::new_spanned(lit, problem));
-            None
+/// The values of `lits` in order, each given once and without the problem `problem` finds
+/// in it; any other is an error on its string, and left out.
+fn distinct(
+    lits: &[LitStr],
+    kind: &str,
+    problem: fn(&str) -> Option<String>,
+    errors: &mut Errors,
+) -> Vec<String> {
+    let mut kept = Vec::with_capacity(lits.len());
+    for (at, lit) in lits.iter().enumerate() {
+        let value = lit.value();
+        let twice = || {
+            (lits[..at].iter().any(|other| other.value() == value))
+                .then(|| format!("the {kind} \"{value}\" is given twice: give it once"))
+        };
+        match problem(&value).or_else(twice) {
+            Some(problem) => errors.push(syn::Error::new_spanned(lit, problem)),
+            None => kept.push(value),
         }
-        None => Some(scope),
     }
+    kept
 }
 
-/// A tag: a short word of letters, digits, `-`, `_`, `.` or `/`, given once.
-fn tag(lit: &LitStr, before: &[LitStr], errors: &mut Errors) -> Option<String> {
-    let tag = lit.value();
-    let problem = if tag.is_empty() {
-        Some("a tag is empty: write a word such as \"search\"".to_owned())
-    } else if let Some(bad) = tag
+/// What is wrong with a scope: it must be an RFC 6749 scope token (printable ASCII but
+/// space, `"` and `\`).
+fn scope_problem(scope: &str) -> Option<String> {
+    if scope.is_empty() {
+        return Some("a scope is empty: write one such as \"files:read\"".to_owned());
+    }
+    let bad = (scope.chars()).find(|c| !c.is_ascii_graphic() || matches!(c, '"' | '\\'))?;
+    Some(format!(
+        "a scope is one word of printable ASCII (RFC 6749), without spaces, quotes or \
+         backslashes, not {bad:?}: give several scopes as several strings, such as \
+         `scopes = [\"files:read\", \"files:write\"]`"
+    ))
+}
+
+/// What is wrong with a tag: it must be a short word of letters, digits, `-`, `_`, `.` or
+/// `/`.
+fn tag_problem(tag: &str) -> Option<String> {
+    if tag.is_empty() {
+        return Some("a tag is empty: write a word such as \"search\"".to_owned());
+    }
+    let bad = tag
         .chars()
-        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/')))
-    {
-        Some(format!(
-            "a tag holds letters, digits, `-`, `_`, `.` and `/`, not {bad:?}"
-        ))
-    } else if before.iter().any(|other| other.value() == tag) {
-        Some(format!("the tag \"{tag}\" is given twice: give it once"))
-    } else {
-        None
-    };
-    match problem {
-        Some(problem) => {
-            errors.push(syn::Error::new_spanned(lit, problem));
-            None
-        }
-        None => Some(tag),
-    }
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/')))?;
+    Some(format!(
+        "a tag holds letters, digits, `-`, `_`, `.` and `/`, not {bad:?}"
+    ))
 }
 
 /// An icon's URI: `https:` (or `http:`) for an image a client fetches, `data:` for one

@@ -2,8 +2,6 @@
 //! server on 127.0.0.1 that trusts the issuer of `issuer.rs`, raw HTTP requests to it, and
 //! the log of the test's thread.
 
-use std::io::Write;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -16,37 +14,6 @@ use serde_json::{Value, json};
 use super::http::Running;
 use super::issuer::{self, Issuer, KEY_A};
 
-/// A log sink for one test.
-#[derive(Clone, Default)]
-pub struct Captured(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Captured {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl Captured {
-    pub fn text(&self) -> String {
-        String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
-    }
-
-    /// Captures the log of the current thread (the test's runtime runs on it alone).
-    pub fn install(&self) -> tracing::subscriber::DefaultGuard {
-        let writer = self.clone();
-        let subscriber = tracing_subscriber::fmt()
-            .with_writer(mcp_tool::logging::masked(move || writer.clone()))
-            .with_ansi(false)
-            .with_env_filter(tracing_subscriber::EnvFilter::new("mcp_tool=debug"))
-            .finish();
-        tracing::subscriber::set_default(subscriber)
-    }
-}
-
 /// A server and its issuer.
 pub struct Setup {
     pub issuer: Issuer,
@@ -57,12 +24,28 @@ pub struct Setup {
 /// An issuer publishing key `a`, and a stateless server that trusts it, whose resource
 /// URL is its endpoint's.
 pub async fn setup(configure: impl FnOnce(Server) -> Server) -> Setup {
+    setup_verifying(configure, |verifier| verifier).await
+}
+
+/// As `setup`, with the verifier fetching the issuer's keys at most once per `interval`.
+pub async fn setup_with_interval(interval: Duration) -> Setup {
+    setup_verifying(
+        |server| server,
+        |verifier| verifier.refetch_interval(interval),
+    )
+    .await
+}
+
+async fn setup_verifying(
+    configure: impl FnOnce(Server) -> Server,
+    verifier: impl FnOnce(JwtVerifier) -> JwtVerifier,
+) -> Setup {
     let issuer = Issuer::start(&[("a", KEY_A)]).await;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     drop(listener);
     let resource = format!("http://{address}/mcp");
-    let verifier = JwtVerifier::issuer(issuer.url()).audience(&resource);
+    let verifier = verifier(JwtVerifier::issuer(issuer.url()).audience(&resource));
     let server = configure(Server::from_registry("auth-test", "1").stateless(true))
         .authorization(verifier)
         .build()
@@ -149,26 +132,4 @@ pub fn metadata_url(setup: &Setup) -> String {
         "http://{}/.well-known/oauth-protected-resource/mcp",
         setup.server.address
     )
-}
-
-pub async fn setup_with_interval(interval: Duration) -> Setup {
-    let issuer = Issuer::start(&[("a", KEY_A)]).await;
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let address = listener.local_addr().unwrap();
-    drop(listener);
-    let resource = format!("http://{address}/mcp");
-    let verifier = JwtVerifier::issuer(issuer.url())
-        .audience(&resource)
-        .refetch_interval(interval);
-    let server = Server::from_registry("auth-test", "1")
-        .stateless(true)
-        .authorization(verifier)
-        .build()
-        .unwrap();
-    let server = Running::start_at(server, address).await;
-    Setup {
-        issuer,
-        server,
-        resource,
-    }
 }

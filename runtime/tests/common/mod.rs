@@ -9,6 +9,7 @@ pub mod authorized;
 pub mod http;
 #[cfg(feature = "auth")]
 pub mod issuer;
+pub mod log;
 pub mod tasks;
 
 use std::time::Duration;
