@@ -9,12 +9,14 @@ mod common;
 
 use std::time::Duration;
 
-use mcp_tool::{Context, IntrospectionVerifier, Server, ToolError, mcp_tool};
+use mcp_tool::{Context, IntrospectionVerifier, JwtVerifier, Server, ToolError, mcp_tool};
 use serde_json::{Value, json};
 
-use common::authorized::{Setup, call, list_tools, metadata_url, send, setup, setup_with_interval};
+use common::authorized::{
+    Setup, call, list_tools, metadata_url, send, setup, setup_verifying, setup_with_interval,
+};
 use common::http::Running;
-use common::issuer::{self, Issuer, KEY_A, KEY_A_PUBLIC, KEY_B};
+use common::issuer::{self, CA, Issuer, KEY_A, KEY_A_PUBLIC, KEY_B};
 use common::log::Captured;
 
 /// Says who called, and with which scopes.
@@ -450,5 +452,79 @@ async fn a_session_is_bound_to_the_caller_that_opened_it() {
         let response = client.request(request).await.unwrap();
         assert_eq!(response.status(), status);
     }
+    setup.server.stop().await;
+}
+
+#[tokio::test]
+async fn keys_are_fetched_over_https_from_an_issuer_the_roots_given_vouch_for() {
+    let issuer = Issuer::start_tls(&[("a", KEY_A)]).await;
+    assert!(issuer.url().starts_with("https://127.0.0.1:"));
+    let trusting = |verifier: JwtVerifier| verifier.root_certificates(CA).unwrap();
+    let setup = setup_verifying(issuer, |server| server, trusting).await;
+    let reply = call(
+        &setup.server.url(),
+        Some(&setup.token("files:read")),
+        "whoami",
+        json!({}),
+    )
+    .await;
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    assert_eq!(setup.issuer.jwks_fetches(), 1);
+    setup.server.stop().await;
+}
+
+#[tokio::test]
+async fn an_https_issuer_no_root_vouches_for_is_not_trusted() {
+    let log = Captured::default();
+    let _guard = log.install("mcp_tool=debug");
+    let issuer = Issuer::start_tls(&[("a", KEY_A)]).await;
+    let setup = setup_verifying(issuer, |server| server, |verifier| verifier).await;
+    let reply = call(
+        &setup.server.url(),
+        Some(&setup.token("files:read")),
+        "whoami",
+        json!({}),
+    )
+    .await;
+    assert_eq!(reply.status, 401, "{}", reply.body);
+    // The keys were never served: the handshake failed on the certificate.
+    assert_eq!(setup.issuer.jwks_fetches(), 0);
+    let text = log.text();
+    assert!(
+        text.contains("could not be reached") && text.contains("certificate"),
+        "{text}"
+    );
+    assert!(!reply.body.contains("certificate"), "{}", reply.body);
+    setup.server.stop().await;
+}
+
+#[tokio::test]
+async fn an_issuer_on_another_machine_over_plain_http_is_refused_before_any_request() {
+    let log = Captured::default();
+    let _guard = log.install("mcp_tool=debug");
+    let setup = setup(|server| server).await;
+    // An address reserved for documentation (RFC 5737): never contacted.
+    let remote = "http://192.0.2.1:9000";
+    let verifier = JwtVerifier::issuer(remote).audience(&setup.resource);
+    let server = Server::from_registry("auth-test", "1")
+        .stateless(true)
+        .authorization(verifier)
+        .build()
+        .unwrap();
+    let running = Running::start(server).await;
+    let reply = call(
+        &running.url(),
+        Some(&setup.token("files:read")),
+        "whoami",
+        json!({}),
+    )
+    .await;
+    assert_eq!(reply.status, 401, "{}", reply.body);
+    let text = log.text();
+    assert!(
+        text.contains("http://192.0.2.1:9000/.well-known/oauth-authorization-server is plain http to another machine"),
+        "{text}"
+    );
+    running.stop().await;
     setup.server.stop().await;
 }

@@ -24,23 +24,24 @@ pub struct Setup {
 /// An issuer publishing key `a`, and a stateless server that trusts it, whose resource
 /// URL is its endpoint's.
 pub async fn setup(configure: impl FnOnce(Server) -> Server) -> Setup {
-    setup_verifying(configure, |verifier| verifier).await
+    let issuer = Issuer::start(&[("a", KEY_A)]).await;
+    setup_verifying(issuer, configure, |verifier| verifier).await
 }
 
 /// As `setup`, with the verifier fetching the issuer's keys at most once per `interval`.
 pub async fn setup_with_interval(interval: Duration) -> Setup {
-    setup_verifying(
-        |server| server,
-        |verifier| verifier.refetch_interval(interval),
-    )
-    .await
+    let issuer = Issuer::start(&[("a", KEY_A)]).await;
+    let verifier = |verifier: JwtVerifier| verifier.refetch_interval(interval);
+    setup_verifying(issuer, |server| server, verifier).await
 }
 
-async fn setup_verifying(
+/// A stateless server that trusts `issuer` (which publishes key `a`) through what
+/// `verifier` makes of a verifier for that issuer and the server's resource URL.
+pub async fn setup_verifying(
+    issuer: Issuer,
     configure: impl FnOnce(Server) -> Server,
     verifier: impl FnOnce(JwtVerifier) -> JwtVerifier,
 ) -> Setup {
-    let issuer = Issuer::start(&[("a", KEY_A)]).await;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     drop(listener);

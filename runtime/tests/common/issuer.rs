@@ -18,6 +18,10 @@ use serde_json::{Value, json};
 pub const KEY_A: &[u8] = include_bytes!("../keys/rsa-a.pem");
 pub const KEY_A_PUBLIC: &[u8] = include_bytes!("../keys/rsa-a.pub.pem");
 pub const KEY_B: &[u8] = include_bytes!("../keys/rsa-b.pem");
+/// The test certificate authority, and the certificate and key it signed for 127.0.0.1.
+pub const CA: &[u8] = include_bytes!("../keys/ca.pem");
+const TLS_CERTIFICATE: &[u8] = include_bytes!("../keys/issuer-tls.pem");
+const TLS_KEY: &[u8] = include_bytes!("../keys/issuer-tls.key");
 
 /// What the issuer publishes and answers, shared with the test.
 #[derive(Default)]
@@ -35,16 +39,27 @@ pub struct Published {
 pub struct Issuer {
     pub address: SocketAddr,
     pub published: Arc<Published>,
+    scheme: &'static str,
 }
 
 impl Issuer {
     /// Serves an issuer on a free port of 127.0.0.1 that publishes `keys` (kid, PEM).
     pub async fn start(keys: &[(&str, &[u8])]) -> Self {
+        Self::serve(keys, false).await
+    }
+
+    /// The same over HTTPS, with a certificate the test authority (`CA`) signed.
+    pub async fn start_tls(keys: &[(&str, &[u8])]) -> Self {
+        Self::serve(keys, true).await
+    }
+
+    async fn serve(keys: &[(&str, &[u8])], tls: bool) -> Self {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let address = listener.local_addr().unwrap();
         let published = Arc::new(Published::default());
         *published.jwks.lock().unwrap() = jwks(keys);
-        let issuer = format!("http://{address}");
+        let scheme = if tls { "https" } else { "http" };
+        let issuer = format!("{scheme}://{address}");
         let metadata = json!({
             "issuer": issuer,
             "jwks_uri": format!("{issuer}/jwks"),
@@ -62,12 +77,20 @@ impl Issuer {
             .route("/jwks", get(serve_jwks))
             .route("/introspect", post(introspect))
             .with_state(Arc::clone(&published));
-        tokio::spawn(async move { axum::serve(listener, app).await });
-        Self { address, published }
+        if tls {
+            tokio::spawn(serve_tls(listener, app));
+        } else {
+            tokio::spawn(async move { axum::serve(listener, app).await });
+        }
+        Self {
+            address,
+            published,
+            scheme,
+        }
     }
 
     pub fn url(&self) -> String {
-        format!("http://{}", self.address)
+        format!("{}://{}", self.scheme, self.address)
     }
 
     /// Publishes `keys` in place of the keys published before.
@@ -77,6 +100,42 @@ impl Issuer {
 
     pub fn jwks_fetches(&self) -> usize {
         self.published.jwks_fetches.load(Ordering::SeqCst)
+    }
+}
+
+/// Serves `app` over TLS, one connection at a time each on its own task.
+async fn serve_tls(listener: tokio::net::TcpListener, app: axum::Router) {
+    use tokio_rustls::rustls::pki_types::pem::PemObject as _;
+    use tokio_rustls::rustls::pki_types::{CertificateDer, PrivateKeyDer};
+
+    let certificates = CertificateDer::pem_slice_iter(TLS_CERTIFICATE)
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap();
+    let key = PrivateKeyDer::from_pem_slice(TLS_KEY).unwrap();
+    let provider = Arc::new(tokio_rustls::rustls::crypto::aws_lc_rs::default_provider());
+    let config = tokio_rustls::rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(certificates, key)
+        .unwrap();
+    let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(config));
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            return;
+        };
+        let (acceptor, app) = (acceptor.clone(), app.clone());
+        tokio::spawn(async move {
+            // A client that refuses the certificate ends the handshake: nothing to serve.
+            let Ok(stream) = acceptor.accept(stream).await else {
+                return;
+            };
+            let service = hyper_util::service::TowerToHyperService::new(app);
+            let io = hyper_util::rt::TokioIo::new(stream);
+            let _ = hyper::server::conn::http1::Builder::new()
+                .serve_connection(io, service)
+                .await;
+        });
     }
 }
 

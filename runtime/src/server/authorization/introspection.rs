@@ -101,6 +101,28 @@ impl IntrospectionVerifier {
         self
     }
 
+    /// Also trusts the certificates of `pem` (one or more `-----BEGIN CERTIFICATE-----`
+    /// blocks) as roots when reaching the authorization server over HTTPS, beside the
+    /// Mozilla roots trusted always: for an issuer whose certificate a private
+    /// certificate authority signed. Plain `http://` reaches this machine only.
+    ///
+    /// # Errors
+    ///
+    /// When `pem` holds no certificate, or one that cannot be parsed, saying which.
+    ///
+    /// ```no_run
+    /// # fn main() -> std::io::Result<()> {
+    /// let verifier = mcp_tool::IntrospectionVerifier::new("https://auth.internal.example/introspect")
+    ///     .root_certificates(std::fs::read("/etc/ssl/internal-ca.pem")?)?;
+    /// # drop(verifier);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn root_certificates(mut self, pem: impl AsRef<[u8]>) -> std::io::Result<Self> {
+        self.fetcher = self.fetcher.trust(pem.as_ref())?;
+        Ok(self)
+    }
+
     async fn check(&self, token: &str) -> Result<Auth, TokenRefused> {
         let hash: [u8; 32] = Sha256::digest(token.as_bytes()).into();
         if let Some(auth) = self.kept(&hash) {

@@ -24,7 +24,9 @@ use crate::model::Auth;
 /// signed with a shared secret (`HS*`) or unsigned (`none`) is refused. The keys are
 /// fetched once and kept; a token that names a key not kept (the issuer rotated its keys)
 /// has them fetched again, at most once every 10 seconds, and they are fetched again
-/// after an hour in any case. Fetching uses plain HTTP, within 5 seconds.
+/// after an hour in any case. Fetching uses HTTPS, trusting the Mozilla roots (and any
+/// [`root_certificates`](Self::root_certificates) adds), within 5 seconds; plain `http://`
+/// reaches this machine only (an issuer on 127.0.0.1, for development and tests).
 ///
 /// The caller's [`Auth`] has the token's `sub` (else its `client_id`), its scopes (`scope`,
 /// space-separated, or `scp`), its client (`client_id`, else `azp`) and every claim.
@@ -106,6 +108,28 @@ impl JwtVerifier {
     pub fn fetch_timeout(mut self, timeout: Duration) -> Self {
         self.fetcher = self.fetcher.with_timeout(timeout);
         self
+    }
+
+    /// Also trusts the certificates of `pem` (one or more `-----BEGIN CERTIFICATE-----`
+    /// blocks) as roots when reaching the authorization server over HTTPS, beside the
+    /// Mozilla roots trusted always: for an issuer whose certificate a private
+    /// certificate authority signed. Plain `http://` reaches this machine only.
+    ///
+    /// # Errors
+    ///
+    /// When `pem` holds no certificate, or one that cannot be parsed, saying which.
+    ///
+    /// ```no_run
+    /// # fn main() -> std::io::Result<()> {
+    /// let verifier = mcp_tool::JwtVerifier::issuer("https://auth.internal.example")
+    ///     .root_certificates(std::fs::read("/etc/ssl/internal-ca.pem")?)?;
+    /// # drop(verifier);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn root_certificates(mut self, pem: impl AsRef<[u8]>) -> std::io::Result<Self> {
+        self.fetcher = self.fetcher.trust(pem.as_ref())?;
+        Ok(self)
     }
 
     /// The least time between two fetches of the keys, however many tokens name a key
