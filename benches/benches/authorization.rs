@@ -1,6 +1,7 @@
-//! One HTTP `tools/call` of `add` with a JWT checked (the issuer's keys already fetched
-//! and kept) beside the same call to a server without authorization: what a token costs
-//! a call. The issuer is served in-process on 127.0.0.1, the key is the runtime's test key.
+//! One HTTP `tools/call` of `add` with a JWT (the issuer's keys already fetched and kept)
+//! beside the same call to a server without authorization: what a token costs a call,
+//! once accepted and kept (`jwt-rs256`, a client's calls after its first) and with its
+//! signature checked at every call (`jwt-rs256-checked`, `cache_for(Duration::ZERO)`). The issuer is served in-process on 127.0.0.1, the key is the runtime's test key.
 
 use std::hint::black_box;
 use std::net::SocketAddr;
@@ -76,7 +77,7 @@ async fn call(client: &HttpClient, url: &str, token: Option<&str>) -> Bytes {
 
 fn bench(c: &mut Criterion) {
     let rt = Runtime::new().expect("a tokio runtime");
-    let (plain, secured, token) = rt.block_on(async {
+    let (plain, secured, checked, token) = rt.block_on(async {
         let issuer = issuer().await;
         let ours = mcp_tool_benches::ours::builder;
         let plain = ours().stateless(true).build().expect("builds");
@@ -93,6 +94,17 @@ fn bench(c: &mut Criterion) {
             .build()
             .expect("builds");
         let secured = serve(secured, listener).await;
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        // The same audience as `secured`'s, so that the same token serves both.
+        let verifier = JwtVerifier::issuer(&issuer)
+            .audience(&resource)
+            .cache_for(std::time::Duration::ZERO);
+        let checked = ours()
+            .stateless(true)
+            .authorization(verifier)
+            .build()
+            .expect("builds");
+        let checked = serve(checked, listener).await;
         let claims = json!({
             "iss": issuer, "aud": resource, "sub": "bench", "scope": "",
             "exp": 4_000_000_000u64,
@@ -101,11 +113,12 @@ fn bench(c: &mut Criterion) {
         header.kid = Some("a".to_owned());
         let key = EncodingKey::from_rsa_pem(KEY).expect("a key");
         let token = jsonwebtoken::encode(&header, &claims, &key).expect("a token");
-        (plain, secured, token)
+        (plain, secured, checked, token)
     });
     let client: HttpClient = Client::builder(TokioExecutor::new()).build_http();
     // The first call fetches the keys; the timed ones find them kept.
     rt.block_on(call(&client, &secured, Some(&token)));
+    rt.block_on(call(&client, &checked, Some(&token)));
     let mut group = c.benchmark_group("call-add-http");
     group.bench_function("without-auth", |b| {
         b.to_async(&rt)
@@ -114,6 +127,10 @@ fn bench(c: &mut Criterion) {
     group.bench_function("jwt-rs256", |b| {
         b.to_async(&rt)
             .iter(|| async { black_box(call(&client, &secured, Some(&token)).await) })
+    });
+    group.bench_function("jwt-rs256-checked", |b| {
+        b.to_async(&rt)
+            .iter(|| async { black_box(call(&client, &checked, Some(&token)).await) })
     });
     group.finish();
 }

@@ -1,20 +1,16 @@
 //! [`IntrospectionVerifier`]: opaque access tokens, asked about at the authorization
 //! server's introspection endpoint (RFC 7662).
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::sync::Arc;
+use std::time::Duration;
 
 use serde_json::{Map, Value};
-use sha2::{Digest as _, Sha256};
 
 use super::fetch::Fetcher;
 use super::jwt;
+use super::kept::{self, Kept};
 use super::{TokenRefused, TokenVerifier};
 use crate::model::Auth;
-
-/// The most answers kept at once; past it, the expired are dropped, then all.
-const MAX_KEPT: usize = 10_000;
 
 /// Checks access tokens by asking the authorization server (RFC 7662): each token is
 /// posted to its introspection endpoint with the server's client credentials, and
@@ -42,11 +38,8 @@ pub struct IntrospectionVerifier {
     audience: Option<String>,
     cache_for: Duration,
     fetcher: Fetcher,
-    kept: Arc<Mutex<Kept>>,
+    kept: Arc<Kept>,
 }
-
-/// Accepted tokens by the SHA-256 of the token: the caller, and until when.
-type Kept = HashMap<[u8; 32], (Auth, Instant)>;
 
 impl std::fmt::Debug for IntrospectionVerifier {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -124,8 +117,8 @@ impl IntrospectionVerifier {
     }
 
     async fn check(&self, token: &str) -> Result<Auth, TokenRefused> {
-        let hash: [u8; 32] = Sha256::digest(token.as_bytes()).into();
-        if let Some(auth) = self.kept(&hash) {
+        let key = kept::key(self.audience.as_deref(), token);
+        if let Some(auth) = self.kept.get(&key, 0) {
             return Ok(auth);
         }
         let credentials =
@@ -143,11 +136,7 @@ impl IntrospectionVerifier {
             ));
         }
         let exp = answer.get("exp").and_then(Value::as_u64);
-        let now = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .unwrap_or_default()
-            .as_secs();
-        if exp.is_some_and(|exp| exp <= now) {
+        if exp.is_some_and(|exp| exp <= kept::now()) {
             return Err(TokenRefused::new("the token has expired"));
         }
         if let Some(audience) = &self.audience
@@ -158,36 +147,8 @@ impl IntrospectionVerifier {
             ));
         }
         let auth = jwt::auth(answer).map_err(TokenRefused::new)?;
-        let left = exp.map_or(self.cache_for, |exp| Duration::from_secs(exp - now));
-        self.keep(hash, &auth, left.min(self.cache_for));
+        self.kept.keep(key, &auth, (self.cache_for, exp), 0);
         Ok(auth)
-    }
-
-    fn kept(&self, hash: &[u8; 32]) -> Option<Auth> {
-        let kept = self
-            .kept
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let (auth, until) = kept.get(hash)?;
-        (Instant::now() < *until).then(|| auth.clone())
-    }
-
-    fn keep(&self, hash: [u8; 32], auth: &Auth, duration: Duration) {
-        if duration.is_zero() {
-            return;
-        }
-        let mut kept = self
-            .kept
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if kept.len() >= MAX_KEPT {
-            let now = Instant::now();
-            kept.retain(|_, (_, until)| *until > now);
-            if kept.len() >= MAX_KEPT {
-                kept.clear();
-            }
-        }
-        kept.insert(hash, (auth.clone(), Instant::now() + duration));
     }
 }
 

@@ -2,6 +2,7 @@
 //! again when a token names a key not kept (a rotation), at most once per interval.
 
 use std::sync::RwLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use jsonwebtoken::jwk::{AlgorithmParameters, EllipticCurve, Jwk, JwkSet, PublicKeyUse};
@@ -35,6 +36,9 @@ pub(crate) struct KeySet {
     cache: RwLock<Cache>,
     /// One fetch at a time: the requests that find a key missing wait for it.
     fetching: tokio::sync::Mutex<()>,
+    /// How many times keys were fetched with success: a token checked against older keys
+    /// is checked again.
+    generation: AtomicU64,
 }
 
 /// What fetching the keys may be told.
@@ -53,7 +57,13 @@ impl KeySet {
         Self {
             cache: RwLock::new(Cache::default()),
             fetching: tokio::sync::Mutex::new(()),
+            generation: AtomicU64::new(0),
         }
+    }
+
+    /// Which fetch of the keys those kept come from: it changes with every fetch.
+    pub(crate) fn generation(&self) -> u64 {
+        self.generation.load(Ordering::Acquire)
     }
 
     /// The key `kid` names (or, for a token that names none, every key kept), fetching the
@@ -140,6 +150,7 @@ impl KeySet {
         cache.keys = set.keys.iter().filter_map(key).collect();
         cache.jwks_uri = Some(uri);
         cache.fetched = Some(now);
+        self.generation.fetch_add(1, Ordering::AcqRel);
         tracing::debug!(issuer = %source.issuer, keys = cache.keys.len(), "fetched the issuer's signing keys");
         Ok(())
     }

@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 use super::fetch::Fetcher;
 use super::jwks::{KeySet, Source};
+use super::kept::{self, Kept};
 use super::{TokenRefused, TokenVerifier};
 use crate::model::Auth;
 
@@ -24,7 +25,9 @@ use crate::model::Auth;
 /// signed with a shared secret (`HS*`) or unsigned (`none`) is refused. The keys are
 /// fetched once and kept; a token that names a key not kept (the issuer rotated its keys)
 /// has them fetched again, at most once every 10 seconds, and they are fetched again
-/// after an hour in any case. Fetching uses HTTPS, trusting the Mozilla roots (and any
+/// after an hour in any case. An accepted token is taken as checked for a minute
+/// ([`cache_for`](Self::cache_for)), never past its `exp` nor past a fetch of the keys.
+/// Fetching uses HTTPS, trusting the Mozilla roots (and any
 /// [`root_certificates`](Self::root_certificates) adds), within 5 seconds; plain `http://`
 /// reaches this machine only (an issuer on 127.0.0.1, for development and tests).
 ///
@@ -48,6 +51,8 @@ pub struct JwtVerifier {
     leeway: Duration,
     fetcher: Fetcher,
     keys: Arc<KeySet>,
+    cache_for: Duration,
+    kept: Arc<Kept>,
 }
 
 impl std::fmt::Debug for JwtVerifier {
@@ -76,6 +81,8 @@ impl JwtVerifier {
             leeway: Duration::from_secs(60),
             fetcher: Fetcher::new(Duration::from_secs(5)),
             keys: Arc::new(KeySet::new()),
+            cache_for: Duration::from_secs(60),
+            kept: Arc::default(),
         }
     }
 
@@ -132,6 +139,16 @@ impl JwtVerifier {
         Ok(self)
     }
 
+    /// How long an accepted token is taken as checked without checking its signature
+    /// again; 60 seconds unless set, never past the token's `exp`, zero to check every
+    /// time. Tokens are kept under a hash of the token and the audience, never the token
+    /// itself.
+    #[must_use]
+    pub fn cache_for(mut self, duration: Duration) -> Self {
+        self.cache_for = duration;
+        self
+    }
+
     /// The least time between two fetches of the keys, however many tokens name a key
     /// not kept; 10 seconds unless set.
     #[must_use]
@@ -147,6 +164,11 @@ impl JwtVerifier {
                 "the verifier has no audience: set JwtVerifier::audience to the server's resource URL".into(),
             ));
         };
+        let kept_as = kept::key(Some(audience), token);
+        let generation = self.keys.generation();
+        if let Some(auth) = self.kept.get(&kept_as, generation) {
+            return Ok(auth);
+        }
         let header = jsonwebtoken::decode_header(token)
             .map_err(|error| refused(format!("the token is not a signed JWT ({error})")))?;
         if matches!(
@@ -175,7 +197,13 @@ impl JwtVerifier {
             .filter(|key| key.algorithms.contains(&header.alg))
         {
             match jsonwebtoken::decode::<Map<String, Value>>(token, &key.key, &validation) {
-                Ok(data) => return auth(data.claims).map_err(refused),
+                Ok(data) => {
+                    let exp = data.claims.get("exp").and_then(Value::as_u64);
+                    let auth = auth(data.claims).map_err(refused)?;
+                    self.kept
+                        .keep(kept_as, &auth, (self.cache_for, exp), generation);
+                    return Ok(auth);
+                }
                 Err(error) => last = Some(error),
             }
         }

@@ -20,6 +20,8 @@ pub(crate) mod introspection;
 mod jwks;
 #[cfg(feature = "auth")]
 pub(crate) mod jwt;
+#[cfg(feature = "auth")]
+mod kept;
 
 /// Checks an access token and says whom it speaks for: what
 /// [`Server::authorization`](crate::Server::authorization) takes.
