@@ -381,6 +381,50 @@ fn a_duplicate_name_names_both_origins() {
             file!()
         )
     );
+
+    // Two run-time tools given to the builder: the first is the one the server has.
+    let error = Server::from_tools("dup", "1", [])
+        .tool(fixed("twin", "a"))
+        .tool(fixed("twin", "b"))
+        .build()
+        .unwrap_err();
+    let ServerError::ToolNameTaken { name, first, .. } = &error else {
+        panic!("not a name taken: {error}");
+    };
+    assert_eq!(name, "twin");
+    assert_eq!(
+        *first,
+        format!("{} (added at run time)", server_tool_origin())
+    );
+}
+
+#[tokio::test]
+async fn a_run_time_tool_given_to_the_builder_is_called_removed_and_added_again() {
+    let server = Server::from_tools("built", "1", [attribute_tool("echo")])
+        .tool(fixed("greet", "hello"))
+        .build()
+        .unwrap();
+    let client = TestClient::connect(server.clone()).await.unwrap();
+    assert_eq!(
+        client.call("greet", json!({})).await.unwrap().text(),
+        "hello"
+    );
+    assert!(server.remove_tool("greet"));
+    assert!(matches!(
+        client.call("greet", json!({})).await,
+        Err(TestError::Call(CallError::UnknownTool { .. }))
+    ));
+    server.add_tool(fixed("greet", "again")).unwrap();
+    assert_eq!(
+        client.call("greet", json!({})).await.unwrap().text(),
+        "again"
+    );
+    let names: Vec<String> = server
+        .tools()
+        .iter()
+        .map(|tool| tool.name.clone())
+        .collect();
+    assert_eq!(names, ["echo", "greet"]);
 }
 
 /// Where `fixed` makes its tools.

@@ -205,7 +205,9 @@ impl<'a> ArgReader<'a> {
         self.trouble().faults.push((index, fault));
     }
 
-    #[inline]
+    // Called once for each parameter of every generated call: kept inline whatever the
+    // inliner's budget for the call says.
+    #[inline(always)]
     fn take(&mut self, index: usize) -> Option<&'a Value> {
         let value = argument(self.args, self.params[index].name)?;
         self.found += 1;

@@ -2,7 +2,7 @@
 //! collected and reported at once, in the words attribute tools use, and never echoes
 //! the value that was sent (it may be a secret).
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, OnceLock};
 
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -56,15 +56,23 @@ pub struct Arguments {
     call: Arc<CallArguments>,
     /// Which arguments sent were read, by position, when at most [`FEW`] were sent.
     read_sent: u64,
-    /// The names read, each once, that no bit of `read_sent` records and the input
-    /// schema does not list: read but not sent, or sent among more than [`FEW`].
-    read: Vec<String>,
     /// The properties of the tool's input schema: sent and unread, they are not unknown.
     declared: Arc<[String]>,
     /// How many of the arguments sent were read: when all were, none is unknown.
     found: usize,
-    faults: Vec<Fault>,
+    /// What reading recorded beyond `read_sent`, made when first needed: a call that
+    /// reads a few arguments, all sent and sound, never needs it.
+    noted: Option<Box<Noted>>,
     finished: bool,
+}
+
+/// The names and the faults a call's reading recorded.
+#[derive(Debug, Default)]
+struct Noted {
+    /// The names read, each once, that no bit of `read_sent` records and the input
+    /// schema does not list: read but not sent, or sent among more than [`FEW`].
+    read: Vec<String>,
+    faults: Vec<Fault>,
 }
 
 /// A call's arguments as sent, shared by its [`Arguments`] and the server, which logs
@@ -73,7 +81,7 @@ pub struct Arguments {
 #[derive(Debug)]
 pub(crate) struct CallArguments {
     args: Map<String, Value>,
-    unreported: Mutex<Option<ArgumentErrors>>,
+    unreported: OnceLock<ArgumentErrors>,
 }
 
 impl CallArguments {
@@ -82,11 +90,10 @@ impl CallArguments {
         &self.args
     }
 
-    /// The faults of arguments dropped without `finish`, once.
-    pub(crate) fn unreported(&self) -> Option<ArgumentErrors> {
-        (self.unreported.lock())
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .take()
+    /// The faults of arguments dropped without `finish`.
+    #[inline]
+    pub(crate) fn unreported(&self) -> Option<&ArgumentErrors> {
+        self.unreported.get()
     }
 }
 
@@ -102,13 +109,12 @@ impl Arguments {
         Self {
             call: Arc::new(CallArguments {
                 args,
-                unreported: Mutex::new(None),
+                unreported: OnceLock::new(),
             }),
             read_sent: 0,
-            read: Vec::new(),
             declared,
             found: 0,
-            faults: Vec::new(),
+            noted: None,
             finished: false,
         }
     }
@@ -197,7 +203,7 @@ impl Arguments {
             }
             value
         });
-        self.faults.push(fault);
+        self.fault(fault);
         None
     }
 
@@ -225,7 +231,7 @@ impl Arguments {
         match self.read(name) {
             Read::Value(value) => Some(value),
             Read::Absent => {
-                self.faults.push(Fault::Missing(name.to_owned()));
+                self.fault(Fault::Missing(name.to_owned()));
                 None
             }
             Read::Faulty => None,
@@ -245,6 +251,7 @@ impl Arguments {
     /// Ends reading: fails with every fault the reads recorded, and each argument sent
     /// that nothing read and the tool's input schema does not list, at once. Its error
     /// reaches the client as an argument error, as an attribute tool's does.
+    #[inline]
     pub fn finish(mut self) -> Result<(), ToolError> {
         self.finished = true;
         match self.errors() {
@@ -254,19 +261,39 @@ impl Arguments {
     }
 
     /// Every fault, unknown arguments last; `None` without any.
+    #[inline]
     fn errors(&mut self) -> Option<ArgumentErrors> {
         // Keys are distinct: when each was read, none is unknown.
-        if self.faults.is_empty() && self.found == self.call.args.len() {
+        if self.noted.is_none() && self.found == self.call.args.len() {
             return None;
         }
-        let mut faults = std::mem::take(&mut self.faults);
+        self.faults_and_unknown()
+    }
+
+    /// What reading recorded beyond `read_sent`, made on first use.
+    fn noted(&mut self) -> &mut Noted {
+        self.noted.get_or_insert_with(Box::default)
+    }
+
+    /// Records a fault, reported by `finish`.
+    #[cold]
+    fn fault(&mut self, fault: Fault) {
+        self.noted().faults.push(fault);
+    }
+
+    /// [`errors`](Self::errors) once a fault was recorded or an argument sent is unread.
+    #[cold]
+    #[inline(never)]
+    fn faults_and_unknown(&mut self) -> Option<ArgumentErrors> {
+        let Noted { read, mut faults } =
+            (self.noted.take()).map(|noted| *noted).unwrap_or_default();
         let args = &self.call.args;
         let read_sent = |index: usize| args.len() <= FEW && self.read_sent & (1 << index) != 0;
         let known = || {
             let sent_and_read = (args.keys().enumerate())
                 .filter(|(index, _)| read_sent(*index))
                 .map(|(_, key)| key);
-            (self.read.iter())
+            (read.iter())
                 .chain(self.declared.iter())
                 .chain(sent_and_read)
                 .map(String::as_str)
@@ -302,7 +329,7 @@ impl Arguments {
                     schema::normalize(&mut value);
                     value
                 });
-                self.faults.push(fault);
+                self.fault(fault);
                 Read::Faulty
             }
         }
@@ -314,8 +341,9 @@ impl Arguments {
         let args = &self.call.args;
         if args.len() > FEW {
             let value = args.get(name)?;
-            if !self.read.iter().any(|read| read == name) {
-                self.read.push(name.to_owned());
+            let read = &mut self.noted.get_or_insert_with(Box::default).read;
+            if !read.iter().any(|read| read == name) {
+                read.push(name.to_owned());
                 self.found += 1;
             }
             return Some(value);
@@ -332,9 +360,12 @@ impl Arguments {
     /// Remembers a name read and not sent, for the suggestions of unknown arguments.
     #[cold]
     fn remember(&mut self, name: &str) {
-        let known = (self.read.iter()).chain(self.declared.iter());
-        if !known.into_iter().any(|known| known == name) {
-            self.read.push(name.to_owned());
+        let read = &mut self.noted.get_or_insert_with(Box::default).read;
+        if !(read.iter())
+            .chain(self.declared.iter())
+            .any(|known| known == name)
+        {
+            read.push(name.to_owned());
         }
     }
 }
@@ -349,14 +380,22 @@ enum Read<T> {
 }
 
 impl Drop for Arguments {
+    #[inline]
     fn drop(&mut self) {
-        if self.finished {
-            return;
+        if !self.finished {
+            self.unfinished();
         }
+    }
+}
+
+impl Arguments {
+    /// Dropped without `finish`: the faults go where the server finds them.
+    #[cold]
+    #[inline(never)]
+    fn unfinished(&mut self) {
         if let Some(errors) = self.errors() {
-            let mut slot =
-                (self.call.unreported.lock()).unwrap_or_else(|poisoned| poisoned.into_inner());
-            *slot = Some(errors);
+            // Arguments are dropped once: the slot is empty.
+            let _ = self.call.unreported.set(errors);
         }
     }
 }

@@ -20,7 +20,9 @@ use crate::outcome::panics;
 /// for neither.
 #[doc(hidden)]
 pub struct CallInput<'a> {
-    args: Map<String, Value>,
+    /// `None` once a run-time tool took them: making an empty map in their place costs
+    /// the seeding of its hasher.
+    args: Option<Map<String, Value>>,
     pub(crate) tool: &'static str,
     /// The session's request, when the call came through one.
     pub(crate) request: Option<&'a dyn Request>,
@@ -51,7 +53,7 @@ impl<'a> CallInput<'a> {
         queued: bool,
     ) -> Self {
         Self {
-            args,
+            args: Some(args),
             tool,
             request,
             state,
@@ -63,12 +65,14 @@ impl<'a> CallInput<'a> {
     /// The call's arguments, as sent.
     #[inline]
     pub fn args(&self) -> &Map<String, Value> {
-        &self.args
+        static TAKEN: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock::new(Map::new);
+        self.args.as_ref().unwrap_or_else(|| &TAKEN)
     }
 
-    /// Takes the call's arguments, for a tool that owns them while it runs.
+    /// Takes the call's arguments, for a tool that owns them while it runs: from then on
+    /// [`args`](Self::args) is empty.
     pub(crate) fn take_args(&mut self) -> Map<String, Value> {
-        std::mem::take(&mut self.args)
+        self.args.take().unwrap_or_default()
     }
 }
 

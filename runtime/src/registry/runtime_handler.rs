@@ -4,7 +4,7 @@
 use std::future::Future;
 use std::sync::Arc;
 
-use crate::call::arguments::{Arguments, CallArguments};
+use crate::call::arguments::Arguments;
 use crate::call::context::Context;
 use crate::call::future::{CallInput, Outcome, ToolFuture, async_reply};
 use crate::outcome::error::ToolError;
@@ -63,23 +63,19 @@ where
     }
 }
 
-/// Starts the handler's future on `args`, its panics caught, its reply and the faults its
-/// arguments leave unreported turned into the call's outcome.
+/// Starts the handler's future on `args`, its panics caught, its reply turned into the
+/// call's outcome. The faults its arguments leave unreported come first: the server
+/// settles them once the call ends (`Found::settle`).
 fn run<Fut, R>(args: Arguments, handler: impl FnOnce(Arguments) -> Fut) -> ToolFuture
 where
     Fut: Future<Output = Result<R, ToolError>> + Send + 'static,
     R: IntoContent + 'static,
 {
-    let call = args.call();
-    let reply = handler(args);
-    async_reply(outcome::<R>, async move { (reply.await, call) })
+    async_reply(outcome::<R>, handler(args))
 }
 
-/// A run-time tool's call, ended: argument faults first, whatever the handler returned.
-fn outcome<R: IntoContent>((reply, call): (Result<R, ToolError>, Arc<CallArguments>)) -> Outcome {
-    if let Some(errors) = call.unreported() {
-        return Err(Failure::Arguments(errors));
-    }
+/// A run-time tool's call, ended, as its handler returned.
+fn outcome<R: IntoContent>(reply: Result<R, ToolError>) -> Outcome {
     match reply {
         Ok(result) => result.into_reply(),
         Err(error) => Err(match error.into_arguments() {

@@ -1,6 +1,7 @@
-//! The one table of a server's tools: the tools it was built with and those added at
-//! run time, found for each call, listed as a snapshot shared by every session and
-//! swapped whole when a tool is added or removed, after which every session is told
+//! The one table of a server's tools: the tools it was built with (attribute tools and
+//! run-time tools given to the builder alike) and those added while it serves, found for
+//! each call, listed as a snapshot shared by every session and swapped whole when a tool
+//! is added or removed, after which every session is told
 //! (`notifications/tools/list_changed`). Until the list first changes, a call finds its
 //! tool among the built tools alone, by name, without reading the snapshot.
 
@@ -14,7 +15,7 @@ use crate::registry::runtime_tool::{AddedTool, RuntimeTool};
 use crate::registry::tool::ToolEntry;
 use crate::server::derived::Derived;
 use crate::server::listeners::Listener;
-use crate::server::tools::{BuiltTool, Found, unknown_tool};
+use crate::server::tools::{BuiltTool, Found, Held, unknown_tool};
 
 /// The tools a running server lists, to add tools to and remove tools from while it
 /// serves: every session connected gets `notifications/tools/list_changed`, and lists
@@ -55,7 +56,7 @@ struct Inner {
     /// server's built tools without reading the snapshot.
     changed: AtomicBool,
     /// The tools the server was built with, by position.
-    built: Vec<BuiltTool>,
+    built: Vec<Fixed>,
     /// Their names with their position in `built`, sorted by name: looked up on every
     /// call, where comparing names beats hashing one.
     index: Vec<(&'static str, usize)>,
@@ -66,6 +67,45 @@ struct Inner {
     listeners: Mutex<Vec<(u64, Arc<dyn Listener>)>>,
     /// The number the next listener is known by.
     next_listener: AtomicU64,
+}
+
+/// A tool the server was built with: from an attribute's entry, or a run-time tool given
+/// to the builder. Both are found on the fast path, until the list first changes.
+pub(crate) enum Fixed {
+    Entry(BuiltTool),
+    Runtime(AddedTool),
+}
+
+impl Fixed {
+    fn name(&self) -> &'static str {
+        match self {
+            Fixed::Entry(tool) => tool.entry.name(),
+            Fixed::Runtime(tool) => tool.name,
+        }
+    }
+
+    fn info(&self) -> &ToolInfo {
+        match self {
+            Fixed::Entry(tool) => &tool.info,
+            Fixed::Runtime(tool) => &tool.info,
+        }
+    }
+
+    /// Where it was made, for an error naming two tools of one name.
+    fn location(&self) -> String {
+        match self {
+            Fixed::Entry(tool) => tool.entry.location(),
+            Fixed::Runtime(tool) => format!("{} (added at run time)", tool.location),
+        }
+    }
+
+    #[inline]
+    fn found(&self) -> Found<'_> {
+        match self {
+            Fixed::Entry(tool) => Found::Built(tool),
+            Fixed::Runtime(tool) => Found::Added(Held::Fixed(tool), None),
+        }
+    }
 }
 
 /// Where a listed tool is: among the server's built tools, or added at run time.
@@ -100,9 +140,9 @@ pub(crate) struct Listed {
 }
 
 impl Listed {
-    fn new(slots: Vec<Slot>, built: &[BuiltTool]) -> Self {
+    fn new(slots: Vec<Slot>, built: &[Fixed]) -> Self {
         let name = |slot: &Slot| match slot {
-            Slot::Built(position) => built[*position].entry.name(),
+            Slot::Built(position) => built[*position].name(),
             Slot::Added(tool) => tool.name,
         };
         let mut index: Vec<(&'static str, usize)> = (slots.iter().enumerate())
@@ -111,7 +151,7 @@ impl Listed {
         index.sort_unstable();
         let infos = (slots.iter())
             .map(|slot| match slot {
-                Slot::Built(position) => built[*position].info.clone(),
+                Slot::Built(position) => built[*position].info().clone(),
                 Slot::Added(tool) => tool.info.clone(),
             })
             .collect();
@@ -139,19 +179,43 @@ impl Listed {
 }
 
 impl ToolList {
-    /// The list of a server built with the tools of `entries`, whose time limit for a
-    /// call is `timeout`.
-    pub(crate) fn new(entries: &[&'static ToolEntry], timeout: Option<Duration>) -> Self {
-        let built: Vec<BuiltTool> = (entries.iter())
-            .map(|entry| BuiltTool::new(entry, timeout))
+    /// The list of a server built with the tools of `entries` and the run-time tools
+    /// `added`, whose time limit for a call is `timeout`. Two tools of one name are an
+    /// error that names where each was made.
+    pub(crate) fn new(
+        entries: &[&'static ToolEntry],
+        added: Vec<RuntimeTool>,
+        timeout: Option<Duration>,
+    ) -> Result<Self, ServerError> {
+        let mut built: Vec<Fixed> = (entries.iter())
+            .map(|entry| Fixed::Entry(BuiltTool::new(entry, timeout)))
             .collect();
+        for tool in added {
+            built.push(Fixed::Runtime(tool.build(timeout)?));
+        }
         let mut index: Vec<(&'static str, usize)> = (built.iter().enumerate())
-            .map(|(position, tool)| (tool.entry.name(), position))
+            .map(|(position, tool)| (tool.name(), position))
             .collect();
         index.sort_unstable();
+        if let Some(pair) = index.windows(2).find(|pair| pair[0].0 == pair[1].0) {
+            let (first, second) = (&built[pair[0].1], &built[pair[1].1]);
+            let (first, second) = if pair[0].1 < pair[1].1 {
+                (first, second)
+            } else {
+                (second, first)
+            };
+            return Err(ServerError::ToolNameTaken {
+                name: first.name().to_owned(),
+                first: first.location(),
+                second: match second {
+                    Fixed::Entry(tool) => tool.entry.location(),
+                    Fixed::Runtime(tool) => tool.location.clone(),
+                },
+            });
+        }
         let slots = (0..built.len()).map(Slot::Built).collect();
         let listed = Listed::new(slots, &built);
-        Self {
+        Ok(Self {
             inner: Arc::new(Inner {
                 current: RwLock::new(Arc::new(listed)),
                 changed: AtomicBool::new(false),
@@ -161,7 +225,7 @@ impl ToolList {
                 listeners: Mutex::new(Vec::new()),
                 next_listener: AtomicU64::new(0),
             }),
-        }
+        })
     }
 
     /// The tool named `name`, for a call.
@@ -171,7 +235,7 @@ impl ToolList {
             return self.find_listed(name);
         }
         let position = position_by_name(&self.inner.index, name)?;
-        self.inner.built.get(position).map(Found::Built)
+        self.inner.built.get(position).map(Fixed::found)
     }
 
     /// The tool named `name` once tools were added or removed.
@@ -184,8 +248,8 @@ impl ToolList {
             current.find(name)?.clone()
         };
         match slot {
-            Slot::Built(position) => self.inner.built.get(position).map(Found::Built),
-            Slot::Added(tool) => Some(Found::Added(tool, None)),
+            Slot::Built(position) => self.inner.built.get(position).map(Fixed::found),
+            Slot::Added(tool) => Some(Found::Added(Held::Shared(tool), None)),
         }
     }
 
@@ -238,7 +302,7 @@ impl ToolList {
                 return Err(ServerError::ToolNameTaken {
                     name: added.name.to_owned(),
                     first: match existing {
-                        Slot::Built(position) => self.inner.built[*position].entry.location(),
+                        Slot::Built(position) => self.inner.built[*position].location(),
                         Slot::Added(tool) => format!("{} (added at run time)", tool.location),
                     },
                     second: added.location.clone(),

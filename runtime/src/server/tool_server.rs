@@ -85,15 +85,16 @@ pub(crate) struct Shared {
 impl ToolServer {
     pub(crate) fn new(
         entries: Vec<&'static ToolEntry>,
+        added: Vec<RuntimeTool>,
         catalog: Catalog,
         about: About,
         mut settings: Settings,
-    ) -> Self {
+    ) -> Result<Self, ServerError> {
         let timeout = settings.timeout;
-        let list = ToolList::new(&entries, timeout);
+        let list = ToolList::new(&entries, added, timeout)?;
         // A tool asks for `State<ToolList>` to add or remove tools.
         settings.state.insert(list.clone());
-        Self {
+        Ok(Self {
             shared: Arc::new(Shared {
                 about,
                 info: Derived::default(),
@@ -113,7 +114,7 @@ impl ToolServer {
             }),
             log_filter: LogFilter::default(),
             session: 0,
-        }
+        })
     }
 
     /// The tools this server lists now, with their schemas, as clients see them.
@@ -324,6 +325,8 @@ impl ToolServer {
         let Some(outcome) = driver::drive(running, limits).await else {
             return Err(Refusal::Cancelled);
         };
+        let mut outcome = outcome;
+        tool.settle(&mut outcome);
         if let Err(Failure::InputRequired) = outcome {
             return Err(Refusal::InputRequired);
         }

@@ -8,10 +8,12 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::call::arguments::CallArguments;
-use crate::call::future::{CallInput, ToolFuture};
+use crate::call::future::{CallInput, Outcome, ToolFuture};
 use crate::call::schema;
 use crate::model::{Icon, TaskSupport, ToolAnnotations, ToolInfo};
+use crate::outcome::argument_errors::ArgumentErrors;
 use crate::outcome::error::CallError;
+use crate::outcome::failure::Failure;
 use crate::outcome::masking;
 use crate::outcome::output::ToolReply;
 use crate::outcome::suggest;
@@ -113,7 +115,27 @@ fn meta(entry: &ToolEntry) -> Option<serde_json::Map<String, Value>> {
 /// held until the call ends with the arguments it took once started.
 pub(crate) enum Found<'a> {
     Built(&'a BuiltTool),
-    Added(Arc<AddedTool>, Option<Arc<CallArguments>>),
+    Added(Held<'a>, Option<Arc<CallArguments>>),
+}
+
+/// A run-time tool found for a call: one the server was built with, borrowed from the
+/// table, or one added while it serves, shared, so that a call in flight outlives its
+/// removal.
+pub(crate) enum Held<'a> {
+    Fixed(&'a AddedTool),
+    Shared(Arc<AddedTool>),
+}
+
+impl std::ops::Deref for Held<'_> {
+    type Target = AddedTool;
+
+    #[inline]
+    fn deref(&self) -> &AddedTool {
+        match self {
+            Held::Fixed(tool) => tool,
+            Held::Shared(tool) => tool,
+        }
+    }
 }
 
 impl Found<'_> {
@@ -168,6 +190,18 @@ impl Found<'_> {
         }
     }
 
+    /// The outcome of a call that ran to its end: for a run-time tool, the faults its
+    /// arguments were dropped with and no `finish` reported fail it, whatever its handler
+    /// returned. A panic or a timeout stays what it is.
+    #[inline]
+    pub(crate) fn settle(&self, outcome: &mut Outcome) {
+        if let Found::Added(_, Some(taken)) = self
+            && let Some(errors) = taken.unreported()
+        {
+            settle(errors, outcome);
+        }
+    }
+
     #[inline]
     pub(crate) fn reply(&self, reply: ToolReply) -> ToolReply {
         match self {
@@ -175,6 +209,16 @@ impl Found<'_> {
             // Its output schema is an object: nothing is wrapped.
             Found::Added(..) => reply,
         }
+    }
+}
+
+/// A run-time tool's call whose arguments were dropped with faults unreported: see
+/// [`Found::settle`].
+#[cold]
+#[inline(never)]
+fn settle(errors: &ArgumentErrors, outcome: &mut Outcome) {
+    if !matches!(outcome, Err(Failure::Panic { .. } | Failure::Timeout(_))) {
+        *outcome = Err(Failure::Arguments(errors.clone()));
     }
 }
 

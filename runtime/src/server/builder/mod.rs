@@ -404,11 +404,8 @@ impl Server {
             version: self.version,
             instructions: self.instructions,
         };
-        let server = ToolServer::new(entries, catalog, about, self.settings);
-        for tool in self.added {
-            server.add_tool(tool)?;
-        }
-        Ok(server)
+        // Run-time tools given here are built with the server: found on the fast path.
+        ToolServer::new(entries, self.added, catalog, about, self.settings)
     }
 
     /// Builds the server and serves it over stdin and stdout until the client leaves,
