@@ -229,6 +229,29 @@ if doing callgrind && command -v valgrind >/dev/null; then
                 process_count "$tool" "$style"
             done
         done
+        # The same over Streamable HTTP, stateless (JSON replies): http-load, one client,
+        # counted with the http-server it starts. Its rmcp style is rmcp's macros with the
+        # router kept behind StreamableHttpService, so it is written as rmcp-stored.
+        for style in ours rmcp; do
+            for run in $(seq "$process_runs"); do
+                for n in 200 2200; do
+                    if ! out=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null --trace-children=yes \
+                        "$bin/http-load" --clients 1 --calls "$n" --warmup 0 --stateless \
+                        -- "$bin/http-server" "$style" stateless 2>&1); then
+                        echo "compare.sh: http-server $style, $n calls, failed under callgrind (run $run):" >&2
+                        grep -v '^==' <<<"$out" >&2
+                        exit 1
+                    fi
+                    total=$(awk '/Collected :/ { sum += $NF; processes++ }
+                        END { if (processes == 2) print sum }' <<<"$out")
+                    if [ -z "$total" ]; then
+                        echo "compare.sh: callgrind did not count both http-load and http-server $style" >&2
+                        exit 1
+                    fi
+                    echo "add-http ${style/#rmcp/rmcp-stored} $n $total"
+                done
+            done
+        done
     } >"$results/process-instructions.txt"
     cat "$results/process-instructions.txt"
 

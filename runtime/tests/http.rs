@@ -118,10 +118,31 @@ fn client() -> Client<HttpConnector, Full<Bytes>> {
 struct Reply {
     status: u16,
     content_type: String,
+    /// The `content-length` header, when the body was not sent chunked.
+    content_length: Option<usize>,
     body: String,
 }
 
 impl Reply {
+    async fn read<B: http_body::Body>(response: http::Response<B>) -> Self
+    where
+        B::Error: std::fmt::Debug,
+    {
+        let status = response.status().as_u16();
+        let content_type = (response.headers().get("content-type"))
+            .map(|v| v.to_str().unwrap().to_owned())
+            .unwrap_or_default();
+        let content_length = (response.headers().get("content-length"))
+            .map(|v| v.to_str().unwrap().parse().unwrap());
+        let body = response.into_body().collect().await.unwrap().to_bytes();
+        Reply {
+            status,
+            content_type,
+            content_length,
+            body: String::from_utf8_lossy(&body).into_owned(),
+        }
+    }
+
     fn json(&self) -> Value {
         serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("{e}: {}", self.body))
     }
@@ -152,18 +173,7 @@ async fn post_with(url: &str, body: impl Into<Bytes>, headers: &[(&str, &str)]) 
         .request(request.body(Full::new(body.into())).unwrap())
         .await
         .expect("the server answers");
-    let status = response.status().as_u16();
-    let content_type = response
-        .headers()
-        .get("content-type")
-        .map(|v| v.to_str().unwrap().to_owned())
-        .unwrap_or_default();
-    let body = response.into_body().collect().await.unwrap().to_bytes();
-    Reply {
-        status,
-        content_type,
-        body: String::from_utf8_lossy(&body).into_owned(),
-    }
+    Reply::read(response).await
 }
 
 const JSON: (&str, &str) = ("content-type", "application/json");
@@ -199,6 +209,8 @@ async fn a_stateless_call_gets_its_result_as_json() {
     .await;
     assert_eq!(reply.status, 200, "{}", reply.body);
     assert_eq!(reply.content_type, "application/json");
+    // A JSON reply is sent whole, with its length, not chunked.
+    assert_eq!(reply.content_length, Some(reply.body.len()));
     let message = reply.json();
     assert_eq!(
         message["result"]["structuredContent"],
@@ -506,17 +518,7 @@ async fn initialize_with(url: &str, headers: &[(&str, &str)]) -> (Reply, Option<
     let response = client().request(request).await.expect("the server answers");
     let session =
         (response.headers().get("mcp-session-id")).map(|id| id.to_str().unwrap().to_owned());
-    let status = response.status().as_u16();
-    let content_type = (response.headers().get("content-type"))
-        .map(|v| v.to_str().unwrap().to_owned())
-        .unwrap_or_default();
-    let body = response.into_body().collect().await.unwrap().to_bytes();
-    let reply = Reply {
-        status,
-        content_type,
-        body: String::from_utf8_lossy(&body).into_owned(),
-    };
-    (reply, session)
+    (Reply::read(response).await, session)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

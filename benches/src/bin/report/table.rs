@@ -48,6 +48,10 @@ const PER_CALL: Target = Target::AtMost(&[
 /// rmcp's macros and their default `#[tool_handler]`.
 const WHOLE_PROCESS: Target = Target::AtMost(&[(Versus::RmcpDefault, 1.0)]);
 
+/// The whole process over stateless Streamable HTTP, against rmcp's macros with the router
+/// kept behind rmcp's own HTTP service.
+const WHOLE_PROCESS_HTTP: Target = Target::AtMost(&[(Versus::RmcpKept, 0.85)]);
+
 #[derive(Clone, Copy, PartialEq)]
 pub(crate) enum Unit {
     Seconds,
@@ -361,6 +365,18 @@ impl Columns<'_> {
             }
             rows.extend([judged, own, sync]);
         }
+        // Over Streamable HTTP, stateless: http-load and the http-server it starts, ours
+        // against rmcp's StreamableHttpService over rmcp's macros with the router kept.
+        let mut http = self.row(
+            "`add`, one call, whole process (client and server), instructions (callgrind), \
+             Streamable HTTP, stateless"
+                .to_owned(),
+            &|s| format!("process/add-http/{s}"),
+            "ours",
+            WHOLE_PROCESS_HTTP,
+        );
+        http.unit = Unit::Instructions;
+        rows.push(http);
     }
 
     /// `add` over Streamable HTTP (`http-load`), per mode and number of clients: calls/s,

@@ -168,7 +168,7 @@ impl HttpService {
         let (mut parts, body) = request.into_parts();
         let auth = match &self.guard {
             Some(guard) if guard::Guard::is_metadata(&parts) => return guard.metadata(&parts),
-            Some(guard) => match guard.authenticate(&parts).await {
+            Some(guard) => match Box::pin(guard.authenticate(&parts)).await {
                 Ok(auth) => Some(auth),
                 Err(refusal) => return refusal,
             },
@@ -184,7 +184,7 @@ impl HttpService {
         if parts.method != Method::POST {
             // GET and DELETE carry no body that MCP reads.
             let request = Request::from_parts(parts, Full::new(Bytes::new()));
-            return self.inner.handle(request).await;
+            return Box::pin(self.inner.handle(request)).await;
         }
         let answering = self.in_flight.token();
         let json_body = has_json_content(&parts.headers);
@@ -212,7 +212,10 @@ impl HttpService {
         }
         let request = Request::from_parts(parts, Full::new(bytes.clone()));
         let caller = auth.as_ref().map(|auth| auth.subject().to_owned());
-        let (response, refused) = sessions::watch_refusal(caller, self.inner.handle(request)).await;
+        // rmcp's answer is a large future, boxed: this one, which holds it, is moved whole
+        // on its way to the heap, and moving it cost more than the rest of a call.
+        let answer = Box::pin(self.inner.handle(request));
+        let (response, refused) = sessions::watch_refusal(caller, answer).await;
         let response = if refused {
             sessions_full(self.max_sessions)
         } else if response.status().is_client_error() {
@@ -223,12 +226,41 @@ impl HttpService {
         // The request counts as being answered until its response body is sent: for a
         // call, that is the stream that carries its notifications and its reply.
         response.map(|body| {
-            body.map_frame(move |frame| {
-                let _ = &answering;
-                frame
-            })
+            Answering {
+                body,
+                _answering: answering,
+            }
             .boxed()
         })
+    }
+}
+
+/// A response body that holds its request's place among those in flight until it is
+/// sent. Its length is the body's own, so that a JSON reply goes out with its
+/// `content-length`, not chunked.
+struct Answering {
+    body: Boxed,
+    _answering: tokio_util::task::task_tracker::TaskTrackerToken,
+}
+
+impl http_body::Body for Answering {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    #[inline]
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut TaskContext<'_>,
+    ) -> Poll<Option<Result<http_body::Frame<Bytes>, Infallible>>> {
+        std::pin::Pin::new(&mut self.body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.body.size_hint()
     }
 }
 
