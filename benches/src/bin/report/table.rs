@@ -48,6 +48,13 @@ const PER_CALL: Target = Target::AtMost(&[
 /// rmcp's macros and their default `#[tool_handler]`.
 const WHOLE_PROCESS: Target = Target::AtMost(&[(Versus::RmcpDefault, 1.0)]);
 
+/// The whole process on ours' own stdio transport, `add` as an `async fn`, against rmcp's
+/// macros with the router kept.
+const OWN_STDIO_ADD: Target = Target::AtMost(&[(Versus::RmcpKept, 0.75)]);
+
+/// The whole process on ours' own stdio transport: `add` as a plain `fn`, and `summarize`.
+const OWN_STDIO: Target = Target::AtMost(&[(Versus::RmcpKept, 0.85)]);
+
 /// The whole process over stateless Streamable HTTP, against rmcp's macros with the router
 /// kept behind rmcp's own HTTP service.
 const WHOLE_PROCESS_HTTP: Target = Target::AtMost(&[(Versus::RmcpKept, 0.85)]);
@@ -356,10 +363,15 @@ impl Columns<'_> {
             };
             let rmcp_io = label("all on rmcp's stdio transport");
             let mut judged = self.row(rmcp_io, &id, "ours-rmcp-io", WHOLE_PROCESS);
+            // As users serve it, on its own stdio: well under rmcp with the router kept.
+            let (own_target, sync_target) = match tool {
+                "add" => (OWN_STDIO_ADD, OWN_STDIO),
+                _ => (OWN_STDIO, Target::None),
+            };
             let own = label("ours on its own stdio (`serve_stdio`)");
-            let mut own = self.row(own, &id, "ours", Target::None);
+            let mut own = self.row(own, &id, "ours", own_target);
             let sync = label(&format!("{SYNC} on its own stdio, {HOP}"));
-            let mut sync = self.row(sync, &id, "ours-sync", Target::None);
+            let mut sync = self.row(sync, &id, "ours-sync", sync_target);
             for row in [&mut judged, &mut own, &mut sync] {
                 row.unit = Unit::Instructions;
             }
