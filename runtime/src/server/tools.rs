@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use crate::call::arguments::CallArguments;
 use crate::call::future::{CallInput, Outcome, ToolFuture};
+use crate::call::param::ParamKind;
 use crate::call::schema;
 use crate::model::{Icon, TaskSupport, ToolAnnotations, ToolInfo};
 use crate::outcome::argument_errors::ArgumentErrors;
@@ -32,6 +33,9 @@ pub(crate) struct BuiltTool {
     pub(crate) task: TaskSupport,
     /// Whether its task begins at `ctx.begin_task()`, not with the call.
     pub(crate) task_in_body: bool,
+    /// Whether a call of it is answered by its reply alone: the tool takes no `Context`
+    /// (so sends the client nothing while it runs) and never runs as a task.
+    reply_only: bool,
 }
 
 impl BuiltTool {
@@ -73,6 +77,8 @@ impl BuiltTool {
                 .or(server_timeout),
             task: spec.task,
             task_in_body: spec.task_in_body,
+            reply_only: spec.task == TaskSupport::Forbidden
+                && !(spec.params.iter()).any(|param| matches!(param.kind, ParamKind::Context)),
         }
     }
 
@@ -156,6 +162,13 @@ impl Found<'_> {
     }
 
     /// Whether a call may run as a task.
+    /// Whether a call of it is answered by its reply alone, nothing sent to the client
+    /// while it runs: an attribute tool without a `Context` that never runs as a task.
+    /// A run-time tool's handler is given a `Context`, so is never one.
+    pub(crate) fn reply_only(&self) -> bool {
+        matches!(self, Found::Built(tool) if tool.reply_only)
+    }
+
     pub(crate) fn task(&self) -> TaskSupport {
         match self {
             Found::Built(tool) => tool.task,

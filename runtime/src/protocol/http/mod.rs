@@ -5,8 +5,10 @@
 //! POST body (bounded by the server's message size and body timeout), and turns the
 //! plain-text refusals `rmcp` sends (a body that is not JSON gets `415` and a sentence)
 //! into JSON-RPC errors a client can read, decoding the body with [`wire`] on that
-//! failure path only. [`sessions`] bounds `rmcp`'s sessions; [`serve`] serves the
-//! endpoint on a listener, bounding connections and the time their requests take.
+//! failure path only. [`direct`] answers the stateless `tools/call` requests whose
+//! answer `rmcp`'s service for one request would not change, without it; [`sessions`]
+//! bounds `rmcp`'s sessions; [`serve`] serves the endpoint on a listener, bounding
+//! connections and the time their requests take.
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -21,11 +23,13 @@ use http_body_util::{BodyExt as _, Full, LengthLimitError, Limited};
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
+use tokio_util::task::task_tracker::TaskTrackerToken;
 
 use crate::protocol::wire::{self, Inbound};
 use crate::server::tool_server::ToolServer;
 use sessions::BoundedSessions;
 
+mod direct;
 mod guard;
 mod serve;
 mod sessions;
@@ -106,6 +110,10 @@ pub struct HttpService {
     guard: Option<guard::Guard>,
     /// The sessions, each bound to the caller that opened it.
     sessions: Arc<BoundedSessions>,
+    /// What answers stateless `tools/call` requests without `rmcp`'s service, on a
+    /// stateless server without authorization.
+    direct: Option<direct::Direct>,
+    server: ToolServer,
 }
 
 impl std::fmt::Debug for HttpService {
@@ -127,7 +135,7 @@ impl HttpService {
             .with_allowed_hosts(options.allowed_hosts.iter().cloned())
             .with_legacy_session_mode(!options.stateless)
             .with_json_response(options.stateless)
-            .with_cancellation_token(stop)
+            .with_cancellation_token(stop.clone())
             // Bodies are read, and bounded, here first.
             .with_max_request_body_bytes(max_message);
         config = match &options.allowed_origins {
@@ -141,22 +149,29 @@ impl HttpService {
             // No session to keep an SSE stream for.
             config = config.with_sse_keep_alive(None);
         }
-        let server_for_guard = server.clone();
-        let server = server.clone();
+        let guard = guard::Guard::new(server, options);
+        let direct = (options.stateless && guard.is_none())
+            .then(|| direct::Direct::new(&options.allowed_hosts, stop));
+        let for_rmcp = server.clone();
         let sessions = Arc::new(BoundedSessions::new(
             options.max_sessions,
             options.session_idle_timeout,
         ));
-        let inner =
-            StreamableHttpService::new(move || Ok(server.session()), Arc::clone(&sessions), config);
+        let inner = StreamableHttpService::new(
+            move || Ok(for_rmcp.session()),
+            Arc::clone(&sessions),
+            config,
+        );
         Self {
             inner,
             max_message,
             max_sessions: options.max_sessions,
             body_read_timeout: options.body_read_timeout,
             in_flight: TaskTracker::new(),
-            guard: guard::Guard::new(&server_for_guard, options),
+            guard,
             sessions,
+            direct,
+            server: server.clone(),
         }
     }
 
@@ -210,6 +225,13 @@ impl HttpService {
         {
             return refusal;
         }
+        if let Some(direct) = &self.direct
+            && direct.admits(&parts)
+            // Boxed, as rmcp's answer is below, to keep this future small.
+            && let Some(response) = Box::pin(direct.answer(&self.server, &bytes)).await
+        {
+            return answered(response, answering);
+        }
         let request = Request::from_parts(parts, Full::new(bytes.clone()));
         let caller = auth.as_ref().map(|auth| auth.subject().to_owned());
         // rmcp's answer is a large future, boxed: this one, which holds it, is moved whole
@@ -223,16 +245,20 @@ impl HttpService {
         } else {
             response
         };
-        // The request counts as being answered until its response body is sent: for a
-        // call, that is the stream that carries its notifications and its reply.
-        response.map(|body| {
-            Answering {
-                body,
-                _answering: answering,
-            }
-            .boxed()
-        })
+        answered(response, answering)
     }
+}
+
+/// The request counts as being answered until its response body is sent: for a call,
+/// that is the stream that carries its notifications and its reply.
+fn answered(response: Response<Boxed>, answering: TaskTrackerToken) -> Response<Boxed> {
+    response.map(|body| {
+        Answering {
+            body,
+            _answering: answering,
+        }
+        .boxed()
+    })
 }
 
 /// A response body that holds its request's place among those in flight until it is
@@ -240,7 +266,7 @@ impl HttpService {
 /// `content-length`, not chunked.
 struct Answering {
     body: Boxed,
-    _answering: tokio_util::task::task_tracker::TaskTrackerToken,
+    _answering: TaskTrackerToken,
 }
 
 impl http_body::Body for Answering {

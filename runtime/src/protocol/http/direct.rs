@@ -1,0 +1,334 @@
+//! Stateless `tools/call` requests answered here, without `rmcp`'s service for one request.
+//!
+//! In stateless mode `rmcp` answers a POST by decoding it into its `ClientJsonRpcMessage`,
+//! checking its headers, and serving the one request on a service of its own (a one-shot
+//! transport, a spawned task and the channels between them). For the request most POSTs
+//! are, a `tools/call` of a tool that sends the client nothing while it runs, all of that
+//! reaches the answer a direct call of the tool gives. Such a request is decoded with
+//! [`wire`], run by the server's one call driver, and its reply written as `rmcp` writes
+//! it, byte for byte (`runtime/tests/http_direct.rs` holds the two paths to the same
+//! responses).
+//!
+//! A request is answered here only when every check `rmcp` makes of it is known to pass,
+//! and the answer cannot depend on what this path leaves out; anything else goes to `rmcp`
+//! unchanged. So it takes:
+//!
+//! - a server without sessions and without authorization;
+//! - a `Host` that `rmcp` allows (judged as `rmcp` judges it), and no `Origin` header;
+//! - one `Accept` header, a plain list naming `application/json` and `text/event-stream`,
+//!   and a JSON `Content-Type`;
+//! - no `MCP-Protocol-Version` header, or a known version before 2026-07-28 (from which
+//!   on a request carries its lifecycle and its standard headers, which `rmcp` checks);
+//! - a body that decodes as a `tools/call` request without a protocol version in its
+//!   `_meta`, of a tool that takes no `Context` and never runs as a task, or of no tool.
+
+use bytes::Bytes;
+use http::request::Parts;
+use http::{HeaderMap, Response, StatusCode, header};
+use http_body_util::{BodyExt as _, Full};
+use rmcp::model::{
+    ClientJsonRpcMessage, ClientRequest, JsonRpcRequest, ProtocolVersion, RequestMetaObject,
+    ServerJsonRpcMessage, ServerResult,
+};
+use tokio_util::sync::CancellationToken;
+
+use super::Boxed;
+use crate::protocol::bridge;
+use crate::protocol::wire::{self, Inbound};
+use crate::server::tool_server::{Answer, Refusal, ToolServer};
+
+/// The method answered here, as a request's body spells it.
+const CALL: &[u8] = b"\"tools/call\"";
+
+/// The `_meta` key of a request's own protocol version.
+const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
+
+/// What answers stateless `tools/call` requests directly: the hosts allowed, as `rmcp`
+/// reads them. Made only for a stateless server without authorization.
+#[derive(Debug, Clone)]
+pub(super) struct Direct {
+    /// Each allowed host and its port, if it names one; empty allows every host.
+    allowed_hosts: Vec<(String, Option<u16>)>,
+    /// Cancelled when the server stops: a call still running then is answered as
+    /// `rmcp` answers it, with `500`.
+    stop: CancellationToken,
+}
+
+impl Direct {
+    pub(super) fn new(allowed_hosts: &[String], stop: CancellationToken) -> Self {
+        let allowed_hosts = allowed_hosts
+            .iter()
+            .filter_map(|allowed| allowed_authority(allowed))
+            .collect();
+        Self {
+            allowed_hosts,
+            stop,
+        }
+    }
+
+    /// Whether a request with these parts may be answered here, its body permitting.
+    pub(super) fn admits(&self, parts: &Parts) -> bool {
+        let headers = &parts.headers;
+        !headers.contains_key(header::ORIGIN)
+            && self.host_allowed(headers)
+            && accepts_json_and_events(headers)
+            && super::has_json_content(headers)
+            && before_request_lifecycle(headers)
+    }
+
+    /// The response to `body`, when it is a `tools/call` answered here.
+    pub(super) async fn answer(&self, server: &ToolServer, body: &[u8]) -> Option<Response<Boxed>> {
+        // Any other message is left to rmcp undecoded; one that spells its method with
+        // escapes is too.
+        if !body.windows(CALL.len()).any(|window| window == CALL) {
+            return None;
+        }
+        let Inbound::Message(message) = wire::decode(body) else {
+            return None;
+        };
+        let ClientJsonRpcMessage::Request(JsonRpcRequest {
+            id,
+            request: ClientRequest::CallToolRequest(call),
+            ..
+        }) = *message
+        else {
+            return None;
+        };
+        // rmcp keeps a request's `_meta` among its extensions.
+        let own_version = (call.extensions.get::<RequestMetaObject>())
+            .is_some_and(|meta| meta.0.0.contains_key(PROTOCOL_VERSION_KEY));
+        let params = call.params;
+        if own_version
+            || server
+                .find(&params.name)
+                .is_some_and(|tool| !tool.reply_only())
+        {
+            return None;
+        }
+        tracing::trace!(tool = %params.name, "a stateless tools/call answered directly");
+        let arguments = params.arguments.unwrap_or_default();
+        let running = server.run_tool(&params.name, arguments, None);
+        let outcome = tokio::select! {
+            outcome = running => outcome,
+            () = self.stop.cancelled() => return Some(stopped()),
+        };
+        let message = match outcome {
+            Ok(answer) => reply(answer, id),
+            Err(Refusal::Call(error)) => {
+                ServerJsonRpcMessage::error(bridge::error_data(error), Some(id))
+            }
+            // A call made without a request is never cancelled, asks nothing in rounds,
+            // and does not run as a task.
+            Err(_) => return None,
+        };
+        Some(json(&message))
+    }
+
+    /// `rmcp`'s check of the `Host` header, for a request it lets through: present, an
+    /// authority, and among the allowed hosts (any port, for one listed without).
+    fn host_allowed(&self, headers: &HeaderMap) -> bool {
+        let Some(host) = headers
+            .get(header::HOST)
+            .and_then(|host| host.to_str().ok())
+        else {
+            return false;
+        };
+        let Ok(authority) = http::uri::Authority::try_from(host) else {
+            return false;
+        };
+        if self.allowed_hosts.is_empty() {
+            return true;
+        }
+        let host = normalized(authority.host());
+        let port = authority.port_u16();
+        (self.allowed_hosts.iter()).any(|(allowed, allowed_port)| {
+            *allowed == host && allowed_port.is_none_or(|p| Some(p) == port)
+        })
+    }
+}
+
+/// An allowed host as `rmcp` reads it: an authority, or else a bare host name.
+fn allowed_authority(allowed: &str) -> Option<(String, Option<u16>)> {
+    let allowed = allowed.trim();
+    if allowed.is_empty() {
+        return None;
+    }
+    Some(match http::uri::Authority::try_from(allowed) {
+        Ok(authority) => (normalized(authority.host()), authority.port_u16()),
+        Err(_) => (normalized(allowed), None),
+    })
+}
+
+fn normalized(host: &str) -> String {
+    host.trim_matches('[')
+        .trim_matches(']')
+        .to_ascii_lowercase()
+}
+
+/// One `Accept` header, a plain list (no parameters, no quotes) that names both media
+/// types a Streamable HTTP client must accept: `rmcp` accepts it as it is.
+fn accepts_json_and_events(headers: &HeaderMap) -> bool {
+    let mut accept = headers.get_all(header::ACCEPT).iter();
+    let (Some(accept), None) = (accept.next(), accept.next()) else {
+        return false;
+    };
+    let Ok(accept) = accept.to_str() else {
+        return false;
+    };
+    if accept.contains([';', '"']) {
+        return false;
+    }
+    let names = |wanted: &str| {
+        accept
+            .split(',')
+            .any(|media| media.trim().eq_ignore_ascii_case(wanted))
+    };
+    names("application/json") && names("text/event-stream")
+}
+
+/// No `MCP-Protocol-Version`, or a known one that begins its session with `initialize`.
+fn before_request_lifecycle(headers: &HeaderMap) -> bool {
+    let Some(version) = headers.get("mcp-protocol-version") else {
+        return true;
+    };
+    let Ok(version) = version.to_str() else {
+        return false;
+    };
+    version < ProtocolVersion::NO_INITIALIZE.as_str()
+        && (ProtocolVersion::KNOWN_VERSIONS.iter()).any(|known| known.as_str() == version)
+}
+
+/// The reply to a call that was answered, as `rmcp`'s handler makes it for a client on
+/// a protocol before 2026-07-28: without `resultType`, and with structured content that
+/// is not an object moved into the text.
+fn reply(answer: Answer, id: rmcp::model::RequestId) -> ServerJsonRpcMessage {
+    let result: rmcp::model::CallToolResponse = bridge::call_result(answer).into();
+    let mut result = ServerResult::from(result);
+    result.strip_result_type_for_legacy_peer();
+    result.strip_non_object_output_for_legacy_peer();
+    ServerJsonRpcMessage::response(result, id)
+}
+
+/// A JSON reply, `200`, as `rmcp` sends one in stateless mode.
+fn json(message: &ServerJsonRpcMessage) -> Response<Boxed> {
+    let body = match serde_json::to_vec(message) {
+        Ok(body) => body,
+        Err(error) => return internal_error("serialize json response", &error),
+    };
+    let mut response = Response::new(Full::new(Bytes::from(body)).boxed());
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
+/// What `rmcp` answers a call still running when the server stops.
+fn stopped() -> Response<Boxed> {
+    let error = "no response message received from handler";
+    internal_error("empty response", &error)
+}
+
+/// `rmcp`'s `500` for an internal error, in its words.
+fn internal_error(context: &str, error: &dyn std::fmt::Display) -> Response<Boxed> {
+    tracing::error!("Internal server error when {context}: {error}");
+    let text = format!("Encounter an error when {context}: {error}");
+    let mut response = Response::new(Full::new(Bytes::from(text)).boxed());
+    *response.status_mut() = StatusCode::INTERNAL_SERVER_ERROR;
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PLAIN: [(&str, &str); 4] = [
+        ("host", "127.0.0.1:8000"),
+        ("accept", "application/json, text/event-stream"),
+        ("content-type", "application/json"),
+        ("mcp-protocol-version", "2025-11-25"),
+    ];
+
+    /// Whether a request with `PLAIN`'s headers, less `without` and with `with`, is
+    /// admitted by a server that allows `hosts`.
+    fn admits(hosts: &[&str], without: &str, with: &[(&str, &str)]) -> bool {
+        let mut request = http::Request::post("/mcp");
+        for (name, value) in PLAIN.iter().filter(|(name, _)| *name != without) {
+            request = request.header(*name, *value);
+        }
+        for (name, value) in with {
+            request = request.header(*name, *value);
+        }
+        let (parts, ()) = request.body(()).unwrap().into_parts();
+        let hosts: Vec<String> = hosts.iter().map(|host| (*host).to_owned()).collect();
+        Direct::new(&hosts, CancellationToken::new()).admits(&parts)
+    }
+
+    #[test]
+    fn a_plain_request_from_an_allowed_host_is_admitted() {
+        assert!(admits(&["127.0.0.1"], "", &[]));
+        assert!(admits(&["127.0.0.1:8000"], "", &[]));
+        assert!(admits(&["LOCALHOST", "127.0.0.1"], "", &[]));
+        assert!(admits(&[], "", &[]), "no list allows every host");
+        assert!(admits(&["127.0.0.1"], "mcp-protocol-version", &[]));
+        let accept = [("accept", "text/event-stream,APPLICATION/JSON")];
+        assert!(admits(&["127.0.0.1"], "accept", &accept));
+        let charset = [("content-type", "application/json; charset=utf-8")];
+        assert!(admits(&["127.0.0.1"], "content-type", &charset));
+    }
+
+    #[test]
+    fn a_host_rmcp_refuses_is_left_to_it() {
+        assert!(!admits(&["localhost"], "", &[]));
+        assert!(!admits(&["127.0.0.1:9000"], "", &[]));
+        assert!(!admits(&["127.0.0.1"], "host", &[]));
+        assert!(!admits(
+            &["127.0.0.1"],
+            "host",
+            &[("host", "127.0.0.1:8000:1")]
+        ));
+        assert!(admits(&["[::1]"], "host", &[("host", "[::1]:8000")]));
+    }
+
+    #[test]
+    fn an_origin_or_an_unusual_accept_is_left_to_rmcp() {
+        let hosts = ["127.0.0.1"];
+        assert!(!admits(&hosts, "", &[("origin", "http://127.0.0.1")]));
+        assert!(!admits(&hosts, "accept", &[("accept", "application/json")]));
+        let weighted = [("accept", "application/json, text/event-stream;q=0")];
+        assert!(!admits(&hosts, "accept", &weighted));
+        let two = [
+            ("accept", "application/json"),
+            ("accept", "text/event-stream"),
+        ];
+        assert!(!admits(&hosts, "accept", &two));
+        assert!(!admits(
+            &hosts,
+            "content-type",
+            &[("content-type", "text/plain")]
+        ));
+        assert!(!admits(&hosts, "content-type", &[]));
+    }
+
+    #[test]
+    fn a_protocol_with_requests_of_their_own_lifecycle_is_left_to_rmcp() {
+        let hosts = ["127.0.0.1"];
+        let version = |version| [("mcp-protocol-version", version)];
+        assert!(admits(
+            &hosts,
+            "mcp-protocol-version",
+            &version("2024-11-05")
+        ));
+        assert!(!admits(
+            &hosts,
+            "mcp-protocol-version",
+            &version("2026-07-28")
+        ));
+        assert!(!admits(
+            &hosts,
+            "mcp-protocol-version",
+            &version("2025-01-01")
+        ));
+        assert!(!admits(&hosts, "mcp-protocol-version", &version("")));
+    }
+}
