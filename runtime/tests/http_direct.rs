@@ -1,8 +1,8 @@
 //! Stateless `tools/call` requests answered without `rmcp`'s service for one request get
 //! the very responses `rmcp` gives: every request of a corpus is sent twice, once as a
-//! client sends it, answered directly, and once with an `Origin` header (which a server
-//! without allowed origins ignores, and which sends the request through `rmcp`), and
-//! the two responses are the same bytes. The log shows which path answered.
+//! client sends it, answered directly, and once with an `Origin` header (one the server
+//! allows, which sends the request through `rmcp`), and the two responses are the same:
+//! status, headers but the date, and body bytes. The log shows which path answered.
 
 #![cfg(feature = "http")]
 
@@ -43,6 +43,12 @@ fn count(words: Vec<String>, #[arg(range(min = 0, max = 3))] limit: Option<u8>) 
     json!({ "words": words.len(), "limit": limit })
 }
 
+/// Gives back what it was given: structured content that need not be an object.
+#[mcp_tool]
+fn echo(value: Value) -> Value {
+    value
+}
+
 /// Reports progress: it takes a `Context`, so is never answered directly.
 #[mcp_tool]
 async fn tell(ctx: mcp_tool::Context) -> String {
@@ -50,36 +56,31 @@ async fn tell(ctx: mcp_tool::Context) -> String {
     "told".to_owned()
 }
 
-const HEADERS: [(&str, &str); 3] = [
-    ("content-type", "application/json"),
-    ("accept", "application/json, text/event-stream"),
-    ("mcp-protocol-version", "2025-11-25"),
-];
+/// A response: its status, its headers but `date`, and its body.
+type Response = (u16, Vec<(String, String)>, String);
 
-/// The status, the content type and the body of a response.
-async fn post(url: &str, body: &str, origin: bool) -> (u16, String, String) {
-    let mut request = http::Request::post(url);
-    for (name, value) in HEADERS {
-        request = request.header(name, value);
+/// Sends `body` as a client on protocol `version` does (with no `MCP-Protocol-Version`
+/// header for `None`), and with an `Origin` header if `origin`.
+async fn post(url: &str, body: &[u8], version: Option<&str>, origin: bool) -> Response {
+    let mut request = http::Request::post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream");
+    if let Some(version) = version {
+        request = request.header("mcp-protocol-version", version);
     }
     if origin {
         request = request.header("origin", "http://127.0.0.1");
     }
     let client = Client::builder(TokioExecutor::new()).build_http();
-    let request = request
-        .body(Full::new(Bytes::from(body.to_owned())))
-        .unwrap();
+    let request = request.body(Full::new(Bytes::from(body.to_vec()))).unwrap();
     let response = client.request(request).await.expect("the server answers");
     let status = response.status().as_u16();
-    let content_type = (response.headers().get("content-type"))
-        .map(|value| value.to_str().unwrap().to_owned())
-        .unwrap_or_default();
+    let headers = (response.headers().iter())
+        .filter(|(name, _)| *name != "date")
+        .map(|(name, value)| (name.to_string(), value.to_str().unwrap().to_owned()))
+        .collect();
     let body = response.into_body().collect().await.unwrap().to_bytes();
-    (
-        status,
-        content_type,
-        String::from_utf8(body.to_vec()).unwrap(),
-    )
+    (status, headers, String::from_utf8_lossy(&body).into_owned())
 }
 
 fn call(id: Value, params: Value) -> String {
@@ -142,6 +143,17 @@ fn direct_corpus() -> Vec<String> {
             json!({ "name": "count", "arguments": { "words": ["x"], "limit": 3 } }),
         ),
     ];
+    for value in [
+        json!([1, 2]),
+        json!("text"),
+        json!(null),
+        json!({ "an": "object" }),
+    ] {
+        corpus.push(call(
+            json!(15),
+            json!({ "name": "echo", "arguments": { "value": value } }),
+        ));
+    }
     // Whitespace and key order as other clients write them.
     corpus.push(
         "{ \"params\" : {\"arguments\":{\"b\":1,\"a\":1},\"name\":\"add\"}, \"method\":\"tools/call\",\n \"id\":14, \"jsonrpc\":\"2.0\" }"
@@ -151,10 +163,11 @@ fn direct_corpus() -> Vec<String> {
 }
 
 /// Requests `rmcp` answers even without an `Origin`: a tool with a `Context`, a request
-/// with its own protocol version, a method spelt with an escape, and messages that are no
-/// `tools/call`.
+/// with its own protocol version, a method spelt with an escape, a body that begins with
+/// a byte order mark, and messages that are no `tools/call`.
 fn rmcp_corpus() -> Vec<String> {
     vec![
+        "\u{feff}".to_owned() + &call(json!(18), json!({ "name": "add", "arguments": { "a": 1, "b": 2 } })),
         r#"{"jsonrpc":"2.0","id":19,"method":"tools\/call","params":{"name":"add","arguments":{"a":1,"b":2}}}"#.to_owned(),
         call(json!(20), json!({ "name": "tell", "arguments": {} })),
         call(
@@ -179,30 +192,41 @@ async fn a_stateless_call_answered_directly_gets_the_response_rmcp_gives() {
     let url = running.url();
     let answered_directly = || log.text().matches("answered directly").count();
     let direct = direct_corpus();
-    for (sent, body) in direct.iter().enumerate() {
-        let through_rmcp = post(&url, body, true).await;
-        assert_eq!(
-            answered_directly(),
-            sent,
-            "with an Origin header, rmcp answers {body}"
-        );
-        let directly = post(&url, body, false).await;
-        assert_eq!(answered_directly(), sent + 1, "answered directly: {body}");
-        assert_eq!(directly, through_rmcp, "the same response to {body}");
-        assert_eq!(directly.0, 200, "{body}: {directly:?}");
+    let mut sent = 0;
+    for version in [Some("2025-11-25"), None, Some("2024-11-05")] {
+        for body in &direct {
+            let through_rmcp = post(&url, body.as_bytes(), version, true).await;
+            let said = format!("{body} on {version:?}");
+            assert_eq!(
+                answered_directly(),
+                sent,
+                "with an Origin, rmcp answers {said}"
+            );
+            let directly = post(&url, body.as_bytes(), version, false).await;
+            sent += 1;
+            assert_eq!(answered_directly(), sent, "answered directly: {said}");
+            assert_eq!(directly, through_rmcp, "the same response to {said}");
+            assert_eq!(directly.0, 200, "{said}: {directly:?}");
+            // What a tool's error or panic held is masked on this path too.
+            for secret in ["hunter2", "sk-live-0123456789abcdef"] {
+                assert!(!directly.2.contains(secret), "{said}: {directly:?}");
+            }
+        }
     }
     for body in rmcp_corpus() {
-        let through_rmcp = post(&url, &body, true).await;
-        let without_origin = post(&url, &body, false).await;
+        let version = Some("2025-11-25");
+        let through_rmcp = post(&url, body.as_bytes(), version, true).await;
+        let without_origin = post(&url, body.as_bytes(), version, false).await;
         assert_eq!(without_origin, through_rmcp, "the same response to {body}");
-        assert_eq!(answered_directly(), direct.len(), "rmcp answers {body}");
+        assert_eq!(answered_directly(), sent, "rmcp answers {body}");
     }
-    // What was masked stays masked on this path too.
-    let text = log.text();
-    assert!(
-        !text.contains("hunter2") && !text.contains("sk-live-0123456789abcdef"),
-        "{text}"
+    // A version with requests of their own lifecycle goes to rmcp.
+    let body = call(
+        json!(30),
+        json!({ "name": "add", "arguments": { "a": 1, "b": 2 } }),
     );
+    post(&url, body.as_bytes(), Some("2026-07-28"), false).await;
+    assert_eq!(answered_directly(), sent, "rmcp answers 2026-07-28");
     running.stop().await;
 }
 
@@ -215,7 +239,7 @@ async fn a_server_with_sessions_answers_no_call_directly() {
         json!(1),
         json!({ "name": "add", "arguments": { "a": 2, "b": 3 } }),
     );
-    let (status, _, reply) = post(&running.url(), &body, false).await;
+    let (status, _, reply) = post(&running.url(), body.as_bytes(), Some("2025-11-25"), false).await;
     // No session: rmcp refuses it, as before.
     assert_eq!(status, 400, "{reply}");
     assert!(!log.text().contains("answered directly"), "{}", log.text());

@@ -301,9 +301,20 @@ impl ToolServer {
         arguments: serde_json::Map<String, Value>,
         request: Option<&dyn Request>,
     ) -> Result<Answer, Refusal> {
-        let Some(mut tool) = self.find(name) else {
+        let Some(tool) = self.find(name) else {
             return Err(Refusal::Call(self.unknown_tool(name)));
         };
+        self.run_found(tool, arguments, request).await
+    }
+
+    /// Runs one call of `tool`, found for it: what [`run_tool`](Self::run_tool) does once
+    /// it has the tool, for a caller that chose the path by what it found.
+    pub(crate) async fn run_found(
+        &self,
+        mut tool: Found<'_>,
+        arguments: serde_json::Map<String, Value>,
+        request: Option<&dyn Request>,
+    ) -> Result<Answer, Refusal> {
         // A task's call waits on people and outlives requests: it takes no call slot.
         let calls = (self.shared.calls.as_ref())
             .filter(|_| !request.is_some_and(|request| request.runs_as_task()));

@@ -161,7 +161,6 @@ impl Found<'_> {
         }
     }
 
-    /// Whether a call may run as a task.
     /// Whether a call of it is answered by its reply alone, nothing sent to the client
     /// while it runs: an attribute tool without a `Context` that never runs as a task.
     /// A run-time tool's handler is given a `Context`, so is never one.
@@ -169,6 +168,7 @@ impl Found<'_> {
         matches!(self, Found::Built(tool) if tool.reply_only)
     }
 
+    /// Whether a call may run as a task.
     pub(crate) fn task(&self) -> TaskSupport {
         match self {
             Found::Built(tool) => tool.task,

@@ -20,7 +20,8 @@
 //! - no `MCP-Protocol-Version` header, or a known version before 2026-07-28 (from which
 //!   on a request carries its lifecycle and its standard headers, which `rmcp` checks);
 //! - a body that decodes as a `tools/call` request without a protocol version in its
-//!   `_meta`, of a tool that takes no `Context` and never runs as a task, or of no tool.
+//!   `_meta` (and begins with no byte order mark, which `rmcp` refuses), of a tool that
+//!   takes no `Context` and never runs as a task, or of no tool.
 
 use bytes::Bytes;
 use http::request::Parts;
@@ -47,21 +48,24 @@ const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
 /// reads them. Made only for a stateless server without authorization.
 #[derive(Debug, Clone)]
 pub(super) struct Direct {
-    /// Each allowed host and its port, if it names one; empty allows every host.
+    /// Each allowed host and its port, if it names one.
     allowed_hosts: Vec<(String, Option<u16>)>,
+    /// No list was given: every host is allowed. (A list of blank entries allows none.)
+    any_host: bool,
     /// Cancelled when the server stops: a call still running then is answered as
     /// `rmcp` answers it, with `500`.
     stop: CancellationToken,
 }
 
 impl Direct {
-    pub(super) fn new(allowed_hosts: &[String], stop: CancellationToken) -> Self {
-        let allowed_hosts = allowed_hosts
+    pub(super) fn new(allowed_hosts_given: &[String], stop: CancellationToken) -> Self {
+        let allowed_hosts = allowed_hosts_given
             .iter()
             .filter_map(|allowed| allowed_authority(allowed))
             .collect();
         Self {
             allowed_hosts,
+            any_host: allowed_hosts_given.is_empty(),
             stop,
         }
     }
@@ -83,6 +87,10 @@ impl Direct {
         if !body.windows(CALL.len()).any(|window| window == CALL) {
             return None;
         }
+        // rmcp refuses a body that begins with a byte order mark, which ours would skip.
+        if body.starts_with(b"\xEF\xBB\xBF") {
+            return None;
+        }
         let Inbound::Message(message) = wire::decode(body) else {
             return None;
         };
@@ -98,28 +106,38 @@ impl Direct {
         let own_version = (call.extensions.get::<RequestMetaObject>())
             .is_some_and(|meta| meta.0.0.contains_key(PROTOCOL_VERSION_KEY));
         let params = call.params;
-        if own_version
-            || server
-                .find(&params.name)
-                .is_some_and(|tool| !tool.reply_only())
-        {
+        if own_version {
+            return None;
+        }
+        // The tool found here is the one that runs, even if the list changes meanwhile.
+        let tool = server.find(&params.name);
+        if tool.as_ref().is_some_and(|tool| !tool.reply_only()) {
             return None;
         }
         tracing::trace!(tool = %params.name, "a stateless tools/call answered directly");
-        let arguments = params.arguments.unwrap_or_default();
-        let running = server.run_tool(&params.name, arguments, None);
-        let outcome = tokio::select! {
-            outcome = running => outcome,
-            () = self.stop.cancelled() => return Some(stopped()),
+        let outcome = match tool {
+            Some(tool) => {
+                let arguments = params.arguments.unwrap_or_default();
+                let running = server.run_found(tool, arguments, None);
+                tokio::select! {
+                    outcome = running => outcome,
+                    () = self.stop.cancelled() => return Some(stopped()),
+                }
+            }
+            None => Err(Refusal::Call(server.unknown_tool(&params.name))),
         };
         let message = match outcome {
             Ok(answer) => reply(answer, id),
             Err(Refusal::Call(error)) => {
                 ServerJsonRpcMessage::error(bridge::error_data(error), Some(id))
             }
-            // A call made without a request is never cancelled, asks nothing in rounds,
-            // and does not run as a task.
-            Err(_) => return None,
+            // A call made without a request is never cancelled, asks nothing in rounds
+            // and does not run as a task: none of these reaches here, and the tool has
+            // run, so the request is not handed on.
+            Err(_) => {
+                let error = rmcp::model::ErrorData::internal_error("the call was refused", None);
+                ServerJsonRpcMessage::error(error, Some(id))
+            }
         };
         Some(json(&message))
     }
@@ -136,7 +154,7 @@ impl Direct {
         let Ok(authority) = http::uri::Authority::try_from(host) else {
             return false;
         };
-        if self.allowed_hosts.is_empty() {
+        if self.any_host {
             return true;
         }
         let host = normalized(authority.host());
@@ -270,6 +288,7 @@ mod tests {
         assert!(admits(&["127.0.0.1:8000"], "", &[]));
         assert!(admits(&["LOCALHOST", "127.0.0.1"], "", &[]));
         assert!(admits(&[], "", &[]), "no list allows every host");
+        assert!(admits(&["", "127.0.0.1"], "", &[]));
         assert!(admits(&["127.0.0.1"], "mcp-protocol-version", &[]));
         let accept = [("accept", "text/event-stream,APPLICATION/JSON")];
         assert!(admits(&["127.0.0.1"], "accept", &accept));
@@ -280,6 +299,10 @@ mod tests {
     #[test]
     fn a_host_rmcp_refuses_is_left_to_it() {
         assert!(!admits(&["localhost"], "", &[]));
+        assert!(
+            !admits(&[""], "", &[]),
+            "a list of blank entries allows no host"
+        );
         assert!(!admits(&["127.0.0.1:9000"], "", &[]));
         assert!(!admits(&["127.0.0.1"], "host", &[]));
         assert!(!admits(
