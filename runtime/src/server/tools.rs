@@ -35,6 +35,7 @@ pub(crate) struct BuiltTool {
     pub(crate) task_in_body: bool,
     /// Whether a call of it is answered by its reply alone: the tool takes no `Context`
     /// (so sends the client nothing while it runs) and never runs as a task.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))] // read by the HTTP layer alone
     reply_only: bool,
 }
 
@@ -164,6 +165,7 @@ impl Found<'_> {
     /// Whether a call of it is answered by its reply alone, nothing sent to the client
     /// while it runs: an attribute tool without a `Context` that never runs as a task.
     /// A run-time tool's handler is given a `Context`, so is never one.
+    #[cfg_attr(not(feature = "http"), allow(dead_code))] // read by the HTTP layer alone
     pub(crate) fn reply_only(&self) -> bool {
         matches!(self, Found::Built(tool) if tool.reply_only)
     }
