@@ -13,8 +13,16 @@
 # installed fails its step, naming the setup step and its error. Elsewhere a skip is
 # allowed, and the last line counts the skipped tests.
 # Each step's output is also kept in target/test-report/ (under $CARGO_TARGET_DIR when set).
+#
+# `scripts/test.sh --fresh` runs all of it on a fresh clone of the committed HEAD instead,
+# with an empty target folder, a HOME of its own and CI=true (scripts/test-fresh.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+if [[ "${1:-}" == --fresh ]]; then
+    shift
+    exec scripts/test-fresh.sh "$@"
+fi
 
 report="${CARGO_TARGET_DIR:-target}/test-report"
 rm -rf "$report"

@@ -97,8 +97,10 @@ async fn half_open_connections_are_closed_after_the_header_timeout_while_others_
         let pings = Arc::clone(&pings);
         async move {
             while stop_pinging.try_recv().is_err() {
-                let answered = tokio::time::timeout(Duration::from_secs(2), ping(address));
-                assert_pong(answered.await.expect("a ping is answered within 2 s"));
+                // Far longer than a ping takes (milliseconds): a loaded machine may be slow,
+                // but a server whose half-open connections starve others never answers.
+                let answered = tokio::time::timeout(Duration::from_secs(10), ping(address));
+                assert_pong(answered.await.expect("a ping is answered within 10 s"));
                 pings.fetch_add(1, Ordering::SeqCst);
                 tokio::time::sleep(Duration::from_millis(20)).await;
             }
@@ -109,6 +111,7 @@ async fn half_open_connections_are_closed_after_the_header_timeout_while_others_
     for _ in 0..HALF_OPEN {
         half_open.push(send_and_stop(address, HALF_A_HEAD).await);
     }
+    let pings_when_open = pings.load(Ordering::SeqCst);
     // A connection left idle after a request is closed after the same time.
     let mut idle = TcpStream::connect(address).await.unwrap();
     let request = format!(
@@ -126,6 +129,7 @@ async fn half_open_connections_are_closed_after_the_header_timeout_while_others_
         assert!(closed.is_some(), "a half-open connection is still open");
     }
     let all_closed = opened.elapsed();
+    let pings_while_held = pings.load(Ordering::SeqCst) - pings_when_open;
     assert!(
         all_closed >= TIMEOUT,
         "half-open connections were closed after {all_closed:?}, before the timeout"
@@ -144,9 +148,15 @@ async fn half_open_connections_are_closed_after_the_header_timeout_while_others_
     let pings = pings.load(Ordering::SeqCst);
     eprintln!(
         "{HALF_OPEN} half-open connections closed after {all_closed:?}, an idle one after \
-         {idle_closed:?} (timeout {TIMEOUT:?}); {pings} pings answered meanwhile"
+         {idle_closed:?} (timeout {TIMEOUT:?}); {pings} pings answered meanwhile, \
+         {pings_while_held} while they were held"
     );
-    assert!(pings >= 10, "only {pings} pings were answered");
+    // However slow the machine, the other client was served while the half-open
+    // connections were held (from the last opened until all were closed).
+    assert!(
+        pings_while_held >= 1,
+        "no ping was answered while the {HALF_OPEN} half-open connections were held"
+    );
     server.stop().await;
 }
 

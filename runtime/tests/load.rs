@@ -10,7 +10,11 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
 
-use common::{RawClient, resident_bytes};
+use common::RawClient;
+use common::allocated::{COUNTING, Counting, heap_bytes, kib};
+
+#[global_allocator]
+static HEAP: &Counting = &COUNTING;
 use mcp_tool::{Server, ToolError, mcp_tool};
 use serde_json::{Value, json};
 
@@ -188,12 +192,12 @@ async fn round(server: &mcp_tool::ToolServer) -> u64 {
     answered
 }
 
-/// How much the third round may add to what the second left. A round sends 1,000 calls
-/// of 8 KiB arguments: a server that kept each call's arguments, or each request line,
-/// would grow by 7.8 MiB a round (more as JSON values; measured +7 to +8 MiB with every
-/// tool keeping a copy of its argument). Once warm, what the allocator keeps from one
-/// round to the next moves by up to 3 MiB (measured).
-const TOLERANCE: u64 = 5 * 1024 * 1024;
+/// How much the heap may grow, per call, from the end of one round to the end of the
+/// next: a round sends 1,000 calls of 8 KiB arguments, and a server that kept each call's
+/// arguments, or each request line, would grow by 8 KiB or more a call. Once warm, a round
+/// leaves the heap where the round before left it (measured: under 1 KiB, the whole
+/// round, counted by the allocator).
+const PER_CALL: u64 = 128;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_thousand_mixed_calls_over_four_sessions_are_each_answered_once() {
@@ -201,36 +205,27 @@ async fn a_thousand_mixed_calls_over_four_sessions_are_each_answered_once() {
         .timeout(Duration::from_millis(200))
         .build()
         .unwrap();
-    // Two rounds warm up buffers, tokio's blocking threads and their allocator arenas:
-    // after one, the second still grows by 2 to 6 MiB (measured); after two, no more.
+    // Two rounds warm up buffers, tokio's blocking threads and the tables that grow to
+    // their working size.
     for _ in 0..2 {
         assert_eq!(round(&server).await, SESSIONS * CALLS / 5 * 4);
     }
-    let warm = resident_bytes();
+    let warm = heap_bytes();
     assert_eq!(round(&server).await, SESSIONS * CALLS / 5 * 4);
-    match (warm, resident_bytes()) {
-        (Some(warm), Some(after)) => {
-            let growth = after.saturating_sub(warm);
-            eprintln!(
-                "resident memory: {} KiB after two rounds, {} KiB after a third \
-                 (+{} KiB, tolerance {} KiB)",
-                warm / 1024,
-                after / 1024,
-                growth / 1024,
-                TOLERANCE / 1024
-            );
-            assert!(
-                growth < TOLERANCE,
-                "the third round grew the resident memory by {growth} bytes"
-            );
-        }
-        // Only a target other than Linux gets here: on Linux `resident_bytes` fails instead.
-        _ => eprintln!(
-            "memory check skipped: {} has no /proc/self/status to read the resident set size \
-             from",
-            std::env::consts::OS
-        ),
-    }
+    let growth = heap_bytes().saturating_sub(warm);
+    let calls = SESSIONS * CALLS;
+    eprintln!(
+        "heap: {} KiB after two rounds, +{} KiB after a third of {calls} calls, {} bytes a \
+         call (bound {PER_CALL})",
+        kib(warm),
+        kib(growth),
+        growth / calls
+    );
+    assert!(
+        growth < PER_CALL * calls,
+        "a third round of {calls} calls grew the heap by {growth} bytes, {} a call",
+        growth / calls
+    );
     // The server serves a new session as before.
     let mut late = RawClient::start(server).await;
     late.add(1).await;

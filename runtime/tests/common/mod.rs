@@ -3,6 +3,7 @@
 
 #![allow(dead_code, unreachable_pub)]
 
+pub mod allocated;
 #[cfg(feature = "auth")]
 pub mod authorized;
 #[cfg(feature = "http")]
@@ -124,28 +125,6 @@ impl RawClient {
             "{reply}"
         );
     }
-}
-
-/// The resident set size of this process (test and server alike), in bytes, from the
-/// `VmRSS` line of `/proc/self/status`; on Linux any failure to read it fails the test,
-/// and only a target without `/proc` gets `None`.
-pub fn resident_bytes() -> Option<u64> {
-    if !cfg!(target_os = "linux") {
-        return None;
-    }
-    let status = std::fs::read_to_string("/proc/self/status")
-        .unwrap_or_else(|error| panic!("cannot read /proc/self/status on Linux: {error}"));
-    let line = (status.lines())
-        .find(|line| line.starts_with("VmRSS:"))
-        .unwrap_or_else(|| panic!("/proc/self/status has no `VmRSS:` line:\n{status}"));
-    let kib = match line.split_whitespace().collect::<Vec<_>>()[..] {
-        ["VmRSS:", kib, "kB"] => kib.parse::<u64>().ok(),
-        _ => None,
-    };
-    let kib = kib.unwrap_or_else(|| {
-        panic!("the VmRSS line of /proc/self/status is not `VmRSS: <n> kB`: {line}")
-    });
-    Some(kib * 1024)
 }
 
 /// Whether the tests run under CI (`CI` set, and not `0`, `false` or `no`), where a test
