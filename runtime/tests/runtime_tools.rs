@@ -499,6 +499,38 @@ fn the_builder_checks_what_the_attribute_checks_at_compile_time() {
         problem(RuntimeTool::new("find", "Finds files.")),
         "it has no handler: give it the function its calls run with `.handler(...)`"
     );
+    // Scopes, as `scopes = [...]` is checked: RFC 6749 tokens, none empty, none twice.
+    let scoped = |scopes: &[&str]| {
+        RuntimeTool::new("find", "Finds files.")
+            .scopes(scopes.iter().copied())
+            .handler(handler)
+    };
+    assert_eq!(
+        problem(scoped(&["files:read", ""])),
+        "a scope is empty: write one such as \"files:read\""
+    );
+    for bad in [
+        "files:read files:write",
+        "files\"read",
+        "files\\read",
+        "fichiers:lécture",
+    ] {
+        let text = problem(scoped(&[bad]));
+        assert!(
+            text.starts_with(&format!(
+                "the scope {bad:?} is not one word of printable ASCII"
+            )),
+            "{text}"
+        );
+    }
+    assert_eq!(
+        problem(scoped(&["files:read", "files:read"])),
+        "the scope \"files:read\" is given twice: give it once"
+    );
+    Server::from_tools("checks", "1", [])
+        .tool(scoped(&["files:read", "files:write"]))
+        .build()
+        .expect("well-formed scopes are accepted");
     let full = format!("the tool `searchFiles` made at {}", file!());
     let error = Server::from_tools("checks", "1", [])
         .tool(RuntimeTool::new("searchFiles", "Finds files.").handler(handler))

@@ -248,3 +248,114 @@ fn a_url_that_is_not_redis_fails_the_build_saying_so() {
         "{error}"
     );
 }
+
+/// Two subjects, each with a task, on two replicas sharing Redis over stateless HTTP
+/// with authorization: through either replica, neither can read, answer or cancel the
+/// other's task (each gets what an unknown id gets), and each still can its own.
+#[cfg(feature = "auth")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn through_either_replica_a_subject_reaches_its_own_tasks_only() {
+    use common::authorized::send_2026;
+    use common::http::Running;
+    use common::issuer::{self, Issuer, KEY_A};
+    use mcp_tool::JwtVerifier;
+
+    let Some(redis) = Redis::start() else { return };
+    let issuer = Issuer::start(&[("a", KEY_A)]).await;
+    // Both replicas serve one resource, as they would behind a load balancer.
+    let resource = "http://mcp.example.com/mcp";
+    let http_replica = || {
+        replica(&redis)
+            .stateless(true)
+            .allowed_hosts(["127.0.0.1"])
+            .authorization(JwtVerifier::issuer(issuer.url()).audience(resource))
+            .build()
+            .unwrap()
+    };
+    let replicas = [
+        Running::start(http_replica()).await,
+        Running::start(http_replica()).await,
+    ];
+    let token = |subject: &str| {
+        let mut claims = issuer::claims(&issuer.url(), resource, "");
+        claims["sub"] = json!(subject);
+        issuer::sign(&claims, "a", KEY_A)
+    };
+    let (ada, bob) = (token("ada"), token("bob"));
+    let ask = async |at: usize, token: &str, method: &str, params: Value| -> Value {
+        let reply = send_2026(&replicas[at].url(), token, method, params).await;
+        assert_eq!(
+            reply.status, 200,
+            "{method} at replica {at}: {}",
+            reply.body
+        );
+        reply.json()
+    };
+    let created = ask(0, &ada, "tools/call", json!({ "name": "crawl" })).await;
+    let adas = common::tasks::task_id(&created);
+    let created = ask(
+        1,
+        &bob,
+        "tools/call",
+        json!({ "name": "delete", "arguments": { "file": "b.txt" } }),
+    )
+    .await;
+    let bobs = common::tasks::task_id(&created);
+
+    let unknown = "00000000000000000000000000000000";
+    let answer = json!({ "elicitation-1": { "action": "accept", "content": { "ok": true } } });
+    for at in 0..2 {
+        for (token, theirs) in [(&bob, &adas), (&ada, &bobs)] {
+            for (method, extra) in [
+                ("tasks/get", json!({})),
+                ("tasks/update", json!({ "inputResponses": answer })),
+                ("tasks/cancel", json!({})),
+            ] {
+                let with = |id: &str| {
+                    let mut params = extra.clone();
+                    params["taskId"] = json!(id);
+                    params
+                };
+                let got = ask(at, token, method, with(theirs)).await;
+                let never = ask(at, token, method, with(unknown)).await;
+                let strip =
+                    |reply: &Value, id: &str| reply["error"].to_string().replace(id, "<id>");
+                assert!(got["error"].is_object(), "{method} at {at}: {got}");
+                assert_eq!(
+                    strip(&got, theirs),
+                    strip(&never, unknown),
+                    "{method} at {at}"
+                );
+            }
+        }
+    }
+    // Each still reaches its own, through either replica: Bob's waits for his answer,
+    // Ada's runs on, and both end as their owners say.
+    for at in 0..2 {
+        let got = ask(at, &ada, "tasks/get", json!({ "taskId": adas })).await;
+        assert_eq!(got["result"]["status"], "working", "{got}");
+    }
+    let got = ask(0, &bob, "tasks/get", json!({ "taskId": bobs })).await;
+    assert_eq!(got["result"]["status"], "input_required", "{got}");
+    let update = json!({ "taskId": bobs, "inputResponses": answer });
+    let ack = ask(0, &bob, "tasks/update", update).await;
+    assert!(ack["result"].is_object(), "{ack}");
+    let cancel = ask(1, &ada, "tasks/cancel", json!({ "taskId": adas })).await;
+    assert!(cancel["result"].is_object(), "{cancel}");
+    let began = Instant::now();
+    loop {
+        let got = ask(1, &bob, "tasks/get", json!({ "taskId": bobs })).await;
+        if got["result"]["status"] == "completed" {
+            let text = &got["result"]["result"]["content"][0]["text"];
+            assert_eq!(text, "deleted b.txt", "{got}");
+            break;
+        }
+        assert!(
+            began.elapsed() < Duration::from_secs(10),
+            "Bob's task did not end: {got}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let got = ask(0, &ada, "tasks/get", json!({ "taskId": adas })).await;
+    assert_eq!(got["result"]["status"], "cancelled", "{got}");
+}

@@ -258,6 +258,14 @@ pub enum ServerError {
     /// The task store the builder was given cannot be used.
     #[error("the task store cannot be used: {0}")]
     TaskStore(String),
+    /// The system gave no random bytes, which the server needs for the key that signs
+    /// `requestState` (unless one is given) and for task ids.
+    #[error(
+        "the system gives no random bytes ({0}), which the server needs to sign requestState \
+         and to make task ids no client can guess: run where the operating system has a \
+         source of randomness"
+    )]
+    NoRandomness(String),
     /// [`Server::serve_http`](crate::Server::serve_http) could not listen on the address
     /// it was given.
     #[error(

@@ -27,6 +27,7 @@ use crate::protocol::rounds::Begun;
 use crate::protocol::tasks;
 use crate::protocol::wire;
 use crate::server::catalog;
+use crate::server::scopes::permits;
 use crate::server::tool_server::{Answer, Refusal, ToolServer};
 
 impl ServerHandler for ToolServer {
@@ -101,25 +102,25 @@ impl ServerHandler for ToolServer {
     async fn get_task(
         &self,
         request: GetTaskParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, ErrorData> {
-        tasks::get(self.tasks()?, request).await
+        tasks::get(self, self.tasks()?, request, &tasks::Asker::of(&context)).await
     }
 
     async fn update_task(
         &self,
         request: UpdateTaskParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        tasks::update(self.tasks()?, request).await
+        tasks::update(self, self.tasks()?, request, &tasks::Asker::of(&context)).await
     }
 
     async fn cancel_task(
         &self,
         request: CancelTaskParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        tasks::cancel(self.tasks()?, request).await
+        tasks::cancel(self, self.tasks()?, request, &tasks::Asker::of(&context)).await
     }
 
     // A request rmcp did not recognise: a known method whose `params` it could not
@@ -356,9 +357,7 @@ fn permitted<'a, T: Clone, S: AsRef<str> + 'a>(
     caller: &Caller,
 ) -> Vec<T> {
     (items.iter().zip(needed))
-        .filter(|(_, needed)| {
-            needed.is_empty() || caller.as_ref().is_some_and(|a| a.has_scopes(needed))
-        })
+        .filter(|(_, needed)| permits(caller.as_deref(), needed))
         .map(|(item, _)| item.clone())
         .collect()
 }

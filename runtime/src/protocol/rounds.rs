@@ -23,7 +23,7 @@ use crate::call::rounds::{Carried, Question, Round};
 use crate::call::session::{Request, Session};
 use crate::model::{Elicitation, Root, SamplingResponse};
 use crate::protocol::bridge;
-use crate::protocol::session::PeerSession;
+use crate::protocol::session::{self, PeerSession};
 use crate::server::settings::Rounds;
 use crate::server::tool_server::Shared;
 
@@ -52,6 +52,9 @@ struct Sealed {
     subject: String,
     /// A digest of the arguments.
     arguments: String,
+    /// A digest of the caller it was issued to; empty where no caller can be told.
+    #[serde(default)]
+    caller: String,
     #[serde(flatten)]
     carried: Carried,
 }
@@ -64,33 +67,25 @@ struct Seal {
 }
 
 impl Seal {
-    /// The server's seal, made on first use: with its key, or with a random key for the
-    /// process, which replicas do not share (the log says so once).
+    /// The server's seal, made on first use: with its key, given or made at random for
+    /// the process, which replicas do not share (the log says so once).
     fn of(shared: &Shared) -> Arc<Self> {
         shared.seal.get_or_init(|| make_seal(&shared.rounds))
     }
 }
 
 fn make_seal(rounds: &Rounds) -> Seal {
-    let key = match &rounds.key {
-        Some(key) => key.to_vec(),
-        None => {
-            tracing::warn!(
-                "no request-state key was set (Server::request_state_key): a random one \
-                 signs this process's input-required rounds, so a replica behind a load \
-                 balancer cannot resume a round another replica began"
-            );
-            let mut key = vec![0; Rounds::MIN_KEY];
-            if getrandom::fill(&mut key).is_err() {
-                // No randomness from the system: a key that is at least unique per
-                // process and start time, and a loud record of it.
-                tracing::error!("the system gave no random bytes for the request-state key");
-                let seed = format!("{:?}{}", std::time::SystemTime::now(), std::process::id());
-                key = Sha256::digest(seed.as_bytes()).to_vec();
-            }
-            key
-        }
-    };
+    if rounds.random {
+        tracing::warn!(
+            "no request-state key was set (Server::request_state_key): a random one signs \
+             this process's input-required rounds, so a replica behind a load balancer \
+             cannot resume a round another replica began"
+        );
+    }
+    // `Server::build` makes a key where none was given, and a server is only built there.
+    let key = (rounds.key.as_deref())
+        .expect("every built server has a request-state key")
+        .to_vec();
     Seal {
         codec: RequestStateCodec::new_unchecked(key),
         ttl: rounds.ttl,
@@ -102,6 +97,7 @@ pub(crate) struct Begun {
     round: Arc<Round>,
     subject: String,
     arguments: String,
+    caller: String,
 }
 
 impl Drop for Begun {
@@ -126,9 +122,15 @@ pub(crate) fn begin(
     }
     let subject = format!("{method} {name}");
     let arguments = arguments_digest(arguments);
+    let caller = (session::owner(context)).map_or_else(String::new, |owner| owner.to_string());
+    let bound = Bound {
+        subject: &subject,
+        arguments: &arguments,
+        caller: &caller,
+    };
     let carried = match state {
         None => Carried::default(),
-        Some(state) => open(shared, state, &subject, &arguments)?,
+        Some(state) => open(shared, state, &bound)?,
     };
     let responses = responses.unwrap_or_default();
     check_responses(&responses)?;
@@ -137,38 +139,50 @@ pub(crate) fn begin(
         round: Arc::new(Round::new(answers, carried)),
         subject,
         arguments,
+        caller,
     }))
 }
 
+/// What a `requestState` must have been issued for to be accepted.
+struct Bound<'a> {
+    subject: &'a str,
+    arguments: &'a str,
+    caller: &'a str,
+}
+
 /// Opens `state`, refusing one that was changed, has expired or was issued for another
-/// request, each with its own message.
-fn open(
-    shared: &Shared,
-    state: &str,
-    subject: &str,
-    arguments: &str,
-) -> Result<Carried, sdk::ErrorData> {
+/// request, each with its own message. One issued to another caller is refused as one
+/// that was changed: whose it was is not for this caller to learn.
+fn open(shared: &Shared, state: &str, bound: &Bound<'_>) -> Result<Carried, sdk::ErrorData> {
     let seal = Seal::of(shared);
+    let subject = bound.subject;
     let refused = |message: String| sdk::ErrorData::invalid_params(message, None);
+    let tampered = || {
+        refused(format!(
+            "the requestState was changed or was not issued by this server (its signature \
+             does not verify); call {subject} again without requestState and inputResponses \
+             to start over"
+        ))
+    };
     let sealed: Sealed = seal.codec.open_json(state).map_err(|error| match error {
         RequestStateError::Expired => refused(format!(
             "the requestState has expired: it is valid for {} after it is issued; call \
              {subject} again without requestState and inputResponses to start over",
             words(seal.ttl)
         )),
-        _ => refused(format!(
-            "the requestState was changed or was not issued by this server (its signature \
-             does not verify); call {subject} again without requestState and inputResponses \
-             to start over"
-        )),
+        _ => tampered(),
     })?;
+    if sealed.caller != bound.caller {
+        tracing::info!(subject, "refused a requestState issued to another caller");
+        return Err(tampered());
+    }
     if sealed.subject != subject {
         return Err(refused(format!(
             "the requestState was issued for {}, not for {subject}",
             sealed.subject
         )));
     }
-    if sealed.arguments != arguments {
+    if sealed.arguments != bound.arguments {
         return Err(refused(format!(
             "the requestState was issued for other arguments of {subject}: send the \
              arguments of the first round with it"
@@ -212,6 +226,7 @@ impl Begun {
         let sealed = Sealed {
             subject: self.subject.clone(),
             arguments: self.arguments.clone(),
+            caller: self.caller.clone(),
             carried,
         };
         let seal = Seal::of(shared);

@@ -16,6 +16,7 @@ use crate::model::{
     SamplingResponse,
 };
 use crate::protocol::{bridge, rounds};
+use crate::server::tasks::Owner;
 
 impl Request for RequestContext<RoleServer> {
     #[inline]
@@ -50,6 +51,26 @@ pub(crate) fn auth(context: &RequestContext<RoleServer>) -> Option<Arc<Auth>> {
         let _ = context;
         None
     }
+}
+
+/// Whom what a request creates belongs to (a task, a `requestState`): the caller its
+/// verified token speaks for on a server with authorization (`None` for a token without a
+/// subject); without one, the HTTP session the request came in, where there is one; on
+/// stdio and on stateless HTTP without authorization, no one in particular.
+pub(crate) fn owner(context: &RequestContext<RoleServer>) -> Option<Owner> {
+    if let Some(auth) = auth(context) {
+        return Owner::caller(&auth);
+    }
+    #[cfg(feature = "http")]
+    {
+        let parts = context.extensions.get::<http::request::Parts>()?;
+        let session = parts
+            .headers
+            .get(crate::protocol::http::SESSION_ID_HEADER)?;
+        Some(Owner::session(session.to_str().ok()?))
+    }
+    #[cfg(not(feature = "http"))]
+    None
 }
 
 /// What a `Context` keeps of rmcp's request: the peer, the request's id and `_meta`,

@@ -333,6 +333,9 @@ impl RuntimeTool {
             })?),
             None => None,
         };
+        if let Some(problem) = scopes_problem(&self.scopes) {
+            return Err(invalid(problem));
+        }
         let Some(handler) = self.handler.clone() else {
             return Err(invalid(
                 "it has no handler: give it the function its calls run with `.handler(...)`"
@@ -511,6 +514,30 @@ impl fmt::Debug for AddedTool {
             .field("location", &self.location)
             .finish_non_exhaustive()
     }
+}
+
+/// What is wrong with a run-time tool's scopes, by the rule `#[mcp_tool(scopes = [...])]`
+/// applies at compile time: each an RFC 6749 scope token (printable ASCII but space, `"`
+/// and `\`), none empty, none twice.
+fn scopes_problem(scopes: &[String]) -> Option<String> {
+    for (at, scope) in scopes.iter().enumerate() {
+        if scope.is_empty() {
+            return Some("a scope is empty: write one such as \"files:read\"".to_owned());
+        }
+        if let Some(bad) =
+            (scope.chars()).find(|c| !c.is_ascii_graphic() || matches!(c, '"' | '\\'))
+        {
+            return Some(format!(
+                "the scope {scope:?} is not one word of printable ASCII (RFC 6749), without \
+                 spaces, quotes or backslashes ({bad:?}): give several scopes as several \
+                 strings, such as `.scopes([\"files:read\", \"files:write\"])`"
+            ));
+        }
+        if scopes[..at].contains(scope) {
+            return Some(format!("the scope {scope:?} is given twice: give it once"));
+        }
+    }
+    None
 }
 
 #[cfg(test)]

@@ -20,7 +20,6 @@ pub(crate) mod invoke;
 pub(crate) mod listeners;
 pub(crate) mod prompt_set;
 pub(crate) mod resource_set;
-#[cfg(feature = "http")]
 pub(crate) mod scopes;
 pub(crate) mod settings;
 pub(crate) mod subscriptions;

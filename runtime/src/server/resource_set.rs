@@ -107,7 +107,6 @@ impl Resources {
     }
 
     /// The resource `uri` reads: a fixed one, else the first template that matches.
-    #[cfg(feature = "http")]
     pub(crate) fn entry_for(&self, uri: &str) -> Option<&'static ResourceEntry> {
         if let Ok(found) = self.fixed.binary_search_by(|entry| entry.uri().cmp(uri)) {
             return Some(self.fixed[found]);
@@ -115,6 +114,13 @@ impl Resources {
         (self.templates.iter())
             .find(|template| template.template.matches(uri).is_some())
             .map(|template| template.entry)
+    }
+
+    /// The template whose URI template is `template`, as a completion names it.
+    pub(crate) fn template_entry(&self, template: &str) -> Option<&'static ResourceEntry> {
+        (self.templates.iter())
+            .find(|t| t.template.source() == template)
+            .map(|t| t.entry)
     }
 
     /// Reads the resource at `uri`.

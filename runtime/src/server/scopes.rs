@@ -5,12 +5,17 @@
 use crate::model::Auth;
 use crate::server::tool_server::ToolServer;
 
-/// What a request calls, as the HTTP layer reads it from the body.
+/// What a request touches: the tool it calls, the prompt it gets or completes, the
+/// resource it reads or subscribes to, the resource template it completes.
 #[derive(Debug, Clone, Copy)]
+// Without HTTP, a task's tool is the only target read: the others come from HTTP bodies.
+#[cfg_attr(not(feature = "http"), allow(dead_code))]
 pub(crate) enum Target<'a> {
     Tool(&'a str),
     Prompt(&'a str),
     Resource(&'a str),
+    /// A resource template, by its URI template.
+    Template(&'a str),
 }
 
 /// Whether a caller with `auth` may call an item that needs `needed`.
@@ -37,11 +42,16 @@ impl ToolServer {
             Target::Resource(uri) => (self.shared.catalog.resources.entry_for(uri))
                 .map(|entry| owned(entry.spec().scopes))
                 .unwrap_or_default(),
+            Target::Template(template) => (self.shared.catalog.resources)
+                .template_entry(template)
+                .map(|entry| owned(entry.spec().scopes))
+                .unwrap_or_default(),
         }
     }
 
     /// Every scope a tool, a prompt or a resource of the server needs, sorted, each once:
     /// the metadata's `scopes_supported`.
+    #[cfg(feature = "http")]
     pub(crate) fn scopes_supported(&self) -> Vec<String> {
         let listed = self.shared.list.listed();
         let catalog = &self.shared.catalog;

@@ -102,20 +102,37 @@ impl Default for Limits {
 /// `requestState` a client sends back, and how long one stays valid.
 #[derive(Clone)]
 pub(crate) struct Rounds {
-    /// The signing key; `None` makes a random one for the process.
+    /// The signing key: given, or made at random when the server is built.
     pub(crate) key: Option<std::sync::Arc<[u8]>>,
+    /// Whether the key was made at random for this process, which replicas do not share.
+    pub(crate) random: bool,
     pub(crate) ttl: Duration,
 }
 
 impl Rounds {
     /// The shortest key accepted, in bytes.
     pub(crate) const MIN_KEY: usize = 32;
+
+    /// Makes a random key unless one was given; a server that cannot get random bytes
+    /// fails to build, rather than sign with a key anyone could work out. Also the check
+    /// that task ids can be made.
+    pub(crate) fn ensure_key(&mut self) -> Result<(), crate::ServerError> {
+        let mut key = vec![0; Self::MIN_KEY];
+        getrandom::fill(&mut key)
+            .map_err(|error| crate::ServerError::NoRandomness(error.to_string()))?;
+        if self.key.is_none() {
+            self.key = Some(key.into());
+            self.random = true;
+        }
+        Ok(())
+    }
 }
 
 impl Default for Rounds {
     fn default() -> Self {
         Self {
             key: None,
+            random: false,
             ttl: Duration::from_secs(600),
         }
     }

@@ -109,6 +109,47 @@ pub async fn send(
     }
 }
 
+/// A 2026-07-28 request of `method` with `params` and `token`, from a client that
+/// declares the tasks extension, naming its method and target in headers as such a
+/// client does; a reply sent as an event stream is read from its `data:` line.
+pub async fn send_2026(url: &str, token: &str, method: &str, mut params: Value) -> Reply {
+    params["_meta"] = super::tasks::meta(true);
+    let name = (["name", "taskId", "uri"].iter())
+        .find_map(|key| params.get(*key))
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let body = json!({ "jsonrpc": "2.0", "id": 7, "method": method, "params": params });
+    let mut request = http::Request::post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", method)
+        .header("authorization", format!("Bearer {token}"));
+    if let Some(name) = name {
+        request = request.header("mcp-name", name);
+    }
+    let request = request
+        .body(Full::new(Bytes::from(body.to_string())))
+        .unwrap();
+    let client = Client::builder(TokioExecutor::new()).build_http();
+    let response = client.request(request).await.expect("the server answers");
+    let status = response.status().as_u16();
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    let body = String::from_utf8_lossy(&body);
+    let body = (body.lines())
+        .find_map(|line| {
+            line.strip_prefix("data: ")
+                .filter(|data| data.starts_with('{'))
+        })
+        .unwrap_or(&body)
+        .to_owned();
+    Reply {
+        status,
+        challenge: None,
+        body,
+    }
+}
+
 pub async fn call(url: &str, token: Option<&str>, tool: &str, arguments: Value) -> Reply {
     let body = json!({
         "jsonrpc": "2.0", "id": 1, "method": "tools/call",

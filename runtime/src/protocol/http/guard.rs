@@ -14,11 +14,11 @@ use bytes::Bytes;
 use http::request::Parts;
 use http::{HeaderValue, Response, StatusCode, header};
 use http_body_util::{BodyExt as _, Full};
-use serde::Deserialize;
+use rmcp::model::{ClientJsonRpcMessage, ClientRequest, JsonRpcMessage, Reference};
 
 use super::{Boxed, rpc_error};
 use crate::model::Auth;
-use crate::protocol::wire;
+use crate::protocol::wire::{self, Inbound};
 use crate::server::authorization::Authorization;
 use crate::server::scopes::{Target, permits};
 use crate::server::settings::HttpOptions;
@@ -103,32 +103,48 @@ impl Guard {
         Err(self.unauthorized(parts, missing))
     }
 
-    /// The refusal of a `body` that calls something whose scopes `auth` does not grant.
+    /// Reads `body` once, with the decoder dispatch uses, and checks every item it touches
+    /// against the scopes `auth` grants: the message, encoded again, for `rmcp` to read
+    /// (so that it reads exactly what was checked, whatever a second parser would make of
+    /// duplicate keys or escapes), or the refusal. A body the decoder cannot read is
+    /// refused with its JSON-RPC error, never passed on unchecked.
     pub(super) fn authorize(
         &self,
         auth: &Auth,
         body: &[u8],
         parts: &Parts,
-    ) -> Option<Response<Boxed>> {
-        let calls: Vec<Peek<'_>> = match serde_json::from_slice::<Peek<'_>>(body) {
-            Ok(one) => vec![one],
-            Err(_) => serde_json::from_slice(body).unwrap_or_default(),
+    ) -> Result<Checked, Box<Response<Boxed>>> {
+        let message = match wire::decode(body) {
+            Inbound::Message(message) => message,
+            // A notification this server does not know: nothing reads it.
+            Inbound::Ignored => return Ok(Checked::Ignored),
+            Inbound::Rejected(reply) => {
+                tracing::info!("refused a body that does not read as an MCP message");
+                return Err(Box::new(rpc_error(StatusCode::BAD_REQUEST, reply)));
+            }
         };
-        for call in &calls {
-            let Some(target) = call.target() else {
-                continue;
-            };
+        for target in targets(&message) {
             let needed = self.server.scopes_needed(target);
             if !permits(Some(auth), &needed) {
                 tracing::info!(
                     subject = auth.subject(),
                     needed = needed.join(" "),
-                    "refused a call whose token lacks a scope it needs"
+                    "refused a request whose token lacks a scope it needs"
                 );
-                return Some(self.forbidden(parts, &needed));
+                return Err(Box::new(self.forbidden(parts, &needed)));
             }
         }
-        None
+        match serde_json::to_vec(&message) {
+            Ok(encoded) => Ok(Checked::Message(Bytes::from(encoded))),
+            Err(error) => {
+                tracing::error!(%error, "a checked message could not be encoded again");
+                let message = "Invalid request: the message could not be read".to_owned();
+                Err(Box::new(rpc_error(
+                    StatusCode::BAD_REQUEST,
+                    wire::invalid_request(message),
+                )))
+            }
+        }
     }
 
     /// The server's resource URI: set, the verifier's audience, or the URL the request
@@ -307,33 +323,39 @@ fn origin_matches(origin: &str, allowed: &str) -> bool {
     origin == allowed || with_default(origin) == with_default(allowed)
 }
 
-/// What the HTTP layer reads of a message to check its scopes: its method, and the
-/// name or URI it calls.
-#[derive(Debug, Default, Deserialize)]
-struct Peek<'a> {
-    #[serde(borrow)]
-    method: Option<std::borrow::Cow<'a, str>>,
-    #[serde(borrow)]
-    params: Option<PeekParams<'a>>,
+/// What a message the guard checked comes to.
+pub(super) enum Checked {
+    /// The message, encoded again from what was checked: what `rmcp` reads.
+    Message(Bytes),
+    /// A notification this server does not know, which nothing reads.
+    Ignored,
 }
 
-#[derive(Debug, Default, Deserialize)]
-struct PeekParams<'a> {
-    #[serde(borrow)]
-    name: Option<std::borrow::Cow<'a, str>>,
-    #[serde(borrow)]
-    uri: Option<std::borrow::Cow<'a, str>>,
-}
-
-impl Peek<'_> {
-    fn target(&self) -> Option<Target<'_>> {
-        let params = self.params.as_ref()?;
-        match self.method.as_deref()? {
-            "tools/call" => Some(Target::Tool(params.name.as_deref()?)),
-            "prompts/get" => Some(Target::Prompt(params.name.as_deref()?)),
-            "resources/read" => Some(Target::Resource(params.uri.as_deref()?)),
-            _ => None,
+/// Everything `message` touches whose scopes it needs: the tool it calls, the prompt it
+/// gets or completes, the resource it reads or subscribes to (alone or in a
+/// `subscriptions/listen` filter), the template it completes. A task operation needs its
+/// task's tool's scopes, which only the task's record names: the task layer checks those.
+fn targets(message: &ClientJsonRpcMessage) -> Vec<Target<'_>> {
+    let JsonRpcMessage::Request(request) = message else {
+        return Vec::new();
+    };
+    match &request.request {
+        ClientRequest::CallToolRequest(call) => vec![Target::Tool(&call.params.name)],
+        ClientRequest::GetPromptRequest(get) => vec![Target::Prompt(&get.params.name)],
+        ClientRequest::ReadResourceRequest(read) => vec![Target::Resource(&read.params.uri)],
+        ClientRequest::SubscribeRequest(subscribe) => {
+            vec![Target::Resource(&subscribe.params.uri)]
         }
+        ClientRequest::CompleteRequest(complete) => match &complete.params.r#ref {
+            Reference::Prompt(prompt) => vec![Target::Prompt(&prompt.name)],
+            Reference::Resource(template) => vec![Target::Template(&template.uri)],
+            _ => Vec::new(),
+        },
+        ClientRequest::SubscriptionsListenRequest(listen) => {
+            let uris = listen.params.notifications.resource_subscriptions.iter();
+            uris.flatten().map(|uri| Target::Resource(uri)).collect()
+        }
+        _ => Vec::new(),
     }
 }
 

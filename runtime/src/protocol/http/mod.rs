@@ -29,6 +29,9 @@ use crate::protocol::wire::{self, Inbound};
 use crate::server::tool_server::ToolServer;
 use sessions::BoundedSessions;
 
+/// The header that names a request's session.
+pub(crate) const SESSION_ID_HEADER: &str = "mcp-session-id";
+
 mod direct;
 mod guard;
 mod serve;
@@ -220,11 +223,14 @@ impl HttpService {
                 return rpc_error(StatusCode::BAD_REQUEST, wire::invalid_request(message));
             }
         };
-        if let (Some(guard), Some(auth)) = (&self.guard, &auth)
-            && let Some(refusal) = guard.authorize(auth, &bytes, &parts)
-        {
-            return refusal;
-        }
+        let bytes = match (&self.guard, &auth) {
+            (Some(guard), Some(auth)) => match guard.authorize(auth, &bytes, &parts) {
+                Ok(guard::Checked::Message(checked)) => checked,
+                Ok(guard::Checked::Ignored) => return accepted(),
+                Err(refusal) => return *refusal,
+            },
+            _ => bytes,
+        };
         if let Some(direct) = &self.direct
             && direct.admits(&parts)
             // Boxed, as rmcp's answer is below, to keep this future small.
@@ -296,7 +302,7 @@ impl HttpService {
     fn taken_session(&self, parts: &http::request::Parts, subject: &str) -> bool {
         let id = parts
             .headers
-            .get("mcp-session-id")
+            .get(SESSION_ID_HEADER)
             .and_then(|id| id.to_str().ok());
         let owner = id.and_then(|id| self.sessions.owner(id));
         owner.is_some_and(|owner| owner != subject)

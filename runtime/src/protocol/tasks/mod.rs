@@ -18,11 +18,16 @@ use rmcp::service::RequestContext;
 use serde_json::{Map, Value};
 
 use crate::call::session::Request as _;
-use crate::model::TaskSupport;
+use crate::model::{Auth, TaskSupport};
 use crate::protocol::rounds::{self, Begun};
-use crate::protocol::{bridge, handler};
-use crate::server::tasks::{Lookup, NotStarted, Record, Status, Tasks, iso8601, now_ms};
+use crate::protocol::{bridge, handler, session};
+use crate::server::scopes::{Target, permits};
+use crate::server::tasks::{Lookup, NotStarted, Owner, Record, Status, Tasks, iso8601, now_ms};
 use crate::server::tool_server::ToolServer;
+
+/// The JSON-RPC error code of a request refused for its credentials, in the range of
+/// errors a server defines (as the HTTP layer's `401` and `403` replies carry it).
+const FORBIDDEN: i32 = -32001;
 
 /// The tasks extension's id.
 const EXTENSION: &str = sdk::TASKS_EXTENSION_ID;
@@ -51,6 +56,19 @@ pub(crate) async fn call(
         TaskSupport::Optional if !declared => return None,
         TaskSupport::Required if !declared => return Some(Err(task_required(&request.name))),
         _ => {}
+    }
+    let auth = context.auth();
+    let owner = session::owner(context);
+    if auth.is_some() && owner.is_none() {
+        return Some(Err(ErrorData::invalid_request(
+            format!(
+                "the tool `{}` runs as a task, and a task belongs to the caller that created \
+                 it, but this access token names no subject (`sub`): use a token issued to a \
+                 user or a client with a subject",
+                request.name
+            ),
+            None,
+        )));
     }
     let arguments = request.arguments.take().unwrap_or_default();
     let begun = if in_body {
@@ -83,7 +101,8 @@ pub(crate) async fn call(
         client_info: bridge::client_info(&context.meta, context.peer.peer_info().as_deref()),
         round: begun.as_ref().map(Begun::round),
         refuses_missing_capability: context.refuses_missing_capability(),
-        auth: context.auth(),
+        auth,
+        owner,
     };
     let mut handle = run::spawn(
         server.clone(),
@@ -180,24 +199,48 @@ fn status(status: Status) -> TaskStatus {
     }
 }
 
-/// The record of the task `id`, or the error for an unknown or expired one.
-async fn record(tasks: &Tasks, id: &str) -> Result<Record, ErrorData> {
+/// Who asks about a task: whom the request's tasks belong to, and the caller's verified
+/// token on a server with authorization.
+pub(crate) struct Asker {
+    owner: Option<Owner>,
+    auth: Option<Arc<Auth>>,
+}
+
+impl Asker {
+    pub(crate) fn of(context: &RequestContext<RoleServer>) -> Self {
+        Self {
+            owner: session::owner(context),
+            auth: context.auth(),
+        }
+    }
+}
+
+/// The record of the task `id` as `asker` may see it, or the error for an unknown or
+/// expired one. Another owner's task is answered exactly as an unknown id, so that no one
+/// learns that the id exists; the task's own tool's scopes are needed for every
+/// operation on it, as for the call that created it.
+async fn record(
+    server: &ToolServer,
+    tasks: &Tasks,
+    id: &str,
+    asker: &Asker,
+) -> Result<Record, ErrorData> {
     let shown: String = id.chars().take(64).collect();
-    match tasks.lookup(id).await {
-        Ok(Lookup::Found(record)) => Ok(*record),
+    let found = match tasks.lookup(id).await {
+        Ok(Lookup::Found(record)) if record.belongs_to(asker.owner.as_ref()) => Ok(*record),
+        Ok(Lookup::Found(_) | Lookup::Unknown) => Err(ErrorData::invalid_params(
+            format!(
+                "no task `{shown}`: the id is not one this server gave (or the task ended so \
+                 long ago that it is forgotten); use the taskId of a tools/call's \
+                 CreateTaskResult"
+            ),
+            None,
+        )),
         Ok(Lookup::Expired) => Err(ErrorData::invalid_params(
             format!(
                 "the task `{shown}` has expired: a task is kept for {} after it is created; \
                  call the tool again for a new one",
                 rounds::words(tasks.settings.ttl)
-            ),
-            None,
-        )),
-        Ok(Lookup::Unknown) => Err(ErrorData::invalid_params(
-            format!(
-                "no task `{shown}`: the id is not one this server gave (or the task ended so \
-                 long ago that it is forgotten); use the taskId of a tools/call's \
-                 CreateTaskResult"
             ),
             None,
         )),
@@ -208,12 +251,38 @@ async fn record(tasks: &Tasks, id: &str) -> Result<Record, ErrorData> {
                 None,
             ))
         }
+    };
+    let record = found?;
+    if let Some(auth) = &asker.auth {
+        let needed = server.scopes_needed(Target::Tool(&record.tool));
+        if !permits(Some(auth), &needed) {
+            tracing::info!(
+                subject = auth.subject(),
+                needed = needed.join(" "),
+                "refused a task operation whose token lacks a scope of the task's tool"
+            );
+            return Err(ErrorData::new(
+                ErrorCode(FORBIDDEN),
+                format!(
+                    "Forbidden: the task `{shown}` runs a tool that needs an access token \
+                     with the scopes {}",
+                    needed.join(" ")
+                ),
+                None,
+            ));
+        }
     }
+    Ok(record)
 }
 
 /// `tasks/get`: the task, with its questions, result or error inlined.
-pub(crate) async fn get(tasks: &Tasks, params: GetTaskParams) -> Result<GetTaskResult, ErrorData> {
-    let mut record = record(tasks, &params.task_id).await?;
+pub(crate) async fn get(
+    server: &ToolServer,
+    tasks: &Tasks,
+    params: GetTaskParams,
+    asker: &Asker,
+) -> Result<GetTaskResult, ErrorData> {
+    let mut record = record(server, tasks, &params.task_id, asker).await?;
     let payload = match record.status {
         Status::Working => TaskPayload::Working,
         Status::Cancelled => TaskPayload::Cancelled,
@@ -255,8 +324,13 @@ fn input_requests(stored: &Map<String, Value>) -> InputRequests {
 
 /// `tasks/update`: the client's answers to the task's questions. Answers to questions
 /// the task is not waiting on are ignored.
-pub(crate) async fn update(tasks: &Tasks, params: UpdateTaskParams) -> Result<(), ErrorData> {
-    let record = record(tasks, &params.task_id).await?;
+pub(crate) async fn update(
+    server: &ToolServer,
+    tasks: &Tasks,
+    params: UpdateTaskParams,
+    asker: &Asker,
+) -> Result<(), ErrorData> {
+    let record = record(server, tasks, &params.task_id, asker).await?;
     if record.status != Status::InputRequired {
         return Err(ErrorData::invalid_params(
             format!(
@@ -303,8 +377,13 @@ pub(crate) async fn update(tasks: &Tasks, params: UpdateTaskParams) -> Result<()
 }
 
 /// `tasks/cancel`: cancels a running task; a task that has ended stays as it ended.
-pub(crate) async fn cancel(tasks: &Tasks, params: CancelTaskParams) -> Result<(), ErrorData> {
-    let mut record = record(tasks, &params.task_id).await?;
+pub(crate) async fn cancel(
+    server: &ToolServer,
+    tasks: &Tasks,
+    params: CancelTaskParams,
+    asker: &Asker,
+) -> Result<(), ErrorData> {
+    let mut record = record(server, tasks, &params.task_id, asker).await?;
     if record.status.is_terminal() {
         return Ok(());
     }

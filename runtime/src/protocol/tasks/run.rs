@@ -19,7 +19,9 @@ use crate::model::{
 };
 use crate::outcome::error::INTERNAL_ERROR;
 use crate::protocol::{bridge, rounds};
-use crate::server::tasks::{Lookup, NotStarted, Record, Running, Status, Tasks, millis, now_ms};
+use crate::server::tasks::{
+    Lookup, NotStarted, Owner, Record, Running, Status, Tasks, millis, now_ms,
+};
 use crate::server::tool_server::{Answer, Refusal, ToolServer};
 
 /// What the run needs of the request that started it.
@@ -34,6 +36,8 @@ pub(crate) struct Origin {
     pub(crate) refuses_missing_capability: bool,
     /// The caller, when the request came with a verified access token.
     pub(crate) auth: Option<Arc<crate::model::Auth>>,
+    /// Whom the task will belong to.
+    pub(crate) owner: Option<Owner>,
 }
 
 /// How the run went on, as the request that started it learns.
@@ -321,7 +325,10 @@ impl TaskRequest {
             return Ok(());
         };
         let run = &self.0;
-        match run.tasks.start(&run.origin.tool, &run.running).await {
+        match (run.tasks)
+            .start(&run.origin.tool, run.origin.owner.clone(), &run.running)
+            .await
+        {
             Ok(record) => {
                 let _ = run.task.set(record.id.clone());
                 let watcher = watch(

@@ -391,6 +391,7 @@ impl Server {
         self.settings.tasks.enabled |= (entries.iter())
             .any(|entry| entry.spec().task.allows_tasks())
             || (self.added.iter()).any(|tool| tool.task_support().allows_tasks());
+        self.settings.rounds.ensure_key()?;
         check_unique(&entries, &self.prompts, &self.resources)?;
         check_states(
             &entries,

@@ -58,12 +58,67 @@ impl Status {
     }
 }
 
+/// Whom a task belongs to: a digest of the caller that created it (a token's subject and
+/// client) or, without authorization, of the HTTP session it was created in. Only the
+/// digest is kept, so a store shared by replicas holds no session id.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub(crate) struct Owner(String);
+
+impl Owner {
+    /// The caller a verified token speaks for: its subject, and its client when it names
+    /// one. `None` for a token without a subject, whose caller cannot be told apart.
+    pub(crate) fn caller(auth: &crate::model::Auth) -> Option<Self> {
+        if auth.subject().is_empty() {
+            return None;
+        }
+        Some(Self::digest(&[
+            "caller",
+            auth.subject(),
+            auth.client_id().unwrap_or(""),
+        ]))
+    }
+
+    /// The HTTP session `id`.
+    #[cfg(feature = "http")]
+    pub(crate) fn session(id: &str) -> Self {
+        Self::digest(&["session", id])
+    }
+
+    fn digest(parts: &[&str]) -> Self {
+        use sha2::{Digest, Sha256};
+        let mut hash = Sha256::new();
+        for part in parts {
+            // Each part's length first: no two lists of parts hash alike.
+            hash.update((part.len() as u64).to_be_bytes());
+            hash.update(part.as_bytes());
+        }
+        Self(
+            hash.finalize()
+                .iter()
+                .map(|byte| format!("{byte:02x}"))
+                .collect(),
+        )
+    }
+}
+
+impl std::fmt::Display for Owner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
 /// One task, as the store keeps it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) struct Record {
     pub(crate) id: String,
     /// The tool it runs.
     pub(crate) tool: String,
+    /// Whom it belongs to; `None` for a task created where no caller can be told (stdio's
+    /// one client, stateless HTTP without authorization), which any caller of the server
+    /// that knows its id may reach.
+    #[serde(default)]
+    pub(crate) owner: Option<Owner>,
     pub(crate) status: Status,
     /// The tool's last progress message.
     pub(crate) message: Option<String>,
@@ -86,11 +141,17 @@ pub(crate) struct Record {
 
 impl Record {
     /// A new working task; `None` when no unguessable id can be made.
-    pub(crate) fn new(tool: &str, ttl: Duration, lease: Duration) -> Option<Self> {
+    pub(crate) fn new(
+        tool: &str,
+        owner: Option<Owner>,
+        ttl: Duration,
+        lease: Duration,
+    ) -> Option<Self> {
         let now = now_ms();
         Some(Self {
             id: new_id()?,
             tool: tool.to_owned(),
+            owner,
             status: Status::Working,
             message: None,
             created_ms: now,
@@ -107,6 +168,12 @@ impl Record {
     /// has not ended, and its lease lapsed.
     pub(crate) fn abandoned(&self, now: i64) -> bool {
         !self.status.is_terminal() && self.lease_until_ms < now
+    }
+
+    /// Whether `caller` may see and act on the task: its owner, or anyone for a task
+    /// that has none.
+    pub(crate) fn belongs_to(&self, caller: Option<&Owner>) -> bool {
+        self.owner.is_none() || self.owner.as_ref() == caller
     }
 
     /// Whether the task outlived its time to live at `now`.
@@ -264,8 +331,13 @@ impl Tasks {
 
     /// Records a new task of `tool`, working, and counts it as `running` here; the
     /// record is in the store when this returns, so a `tasks/get` finds it at once.
-    pub(crate) async fn start(&self, tool: &str, running: &Running) -> Result<Record, NotStarted> {
-        let Some(record) = Record::new(tool, self.settings.ttl, self.settings.lease) else {
+    pub(crate) async fn start(
+        &self,
+        tool: &str,
+        owner: Option<Owner>,
+        running: &Running,
+    ) -> Result<Record, NotStarted> {
+        let Some(record) = Record::new(tool, owner, self.settings.ttl, self.settings.lease) else {
             return Err(NotStarted::Store(
                 "the system gave no random bytes for a task id".to_owned(),
             ));
