@@ -119,11 +119,13 @@ async fn half_open_connections_are_closed_after_the_header_timeout_while_others_
          Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\r\n{PING}",
         PING.len()
     );
+    // Taken before the request is sent: the server's idle time cannot begin earlier, so
+    // the measured time is never shorter than the server's, however slow the reply's read.
+    let idle_since = Instant::now();
     idle.write_all(request.as_bytes()).await.unwrap();
     let mut reply = [0; 12];
     idle.read_exact(&mut reply).await.unwrap();
     assert_eq!(&reply, b"HTTP/1.1 200");
-    let idle_since = Instant::now();
     for tcp in &mut half_open {
         let closed = until_closed(tcp, TIMEOUT + Duration::from_secs(5)).await;
         assert!(closed.is_some(), "a half-open connection is still open");
