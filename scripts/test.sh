@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Runs every test of the workspace: formatting, lints, docs, unit, integration, UI and doc
-# tests, packaging, the runtime without its default features, tasks kept in Redis (with a
-# redis-server of the tests' own), a bounded run of the fuzz targets on stable, the end-to-end tests
-# against real MCP clients, among them the README's Getting started built as a fresh crate,
-# and the official MCP conformance suite.
+# tests, packaging, the public API against the last release (semver), the dependency policy
+# (licences, duplicates, sources), the runtime without
+# its default features, tasks kept in Redis (with a redis-server of the tests' own), a
+# bounded run of the fuzz targets on stable, the end-to-end tests against real MCP clients,
+# among them the README's Getting started built as a fresh crate, and the official MCP
+# conformance suite.
 # scripts/setup.sh first installs what is missing (cargo-nextest, the Python .venv) and
 # says so; scripts/e2e.sh and scripts/conformance.sh install their own tools under target/.
 #
@@ -76,6 +78,12 @@ step doctest "doc tests of the rmcp escape hatch (feature rmcp)" \
     cargo test -p mcp-tool --doc --features rmcp --locked
 
 step check "cargo package: every crate builds from its package" scripts/package-check.sh
+
+step check "semver: the published crates' API against the last release (cargo-semver-checks)" \
+    scripts/semver-check.sh
+
+step check "dependencies: licences, duplicates and sources as deny.toml allows (cargo-deny)" \
+    scripts/deny-check.sh
 
 step check "no default features: the runtime without http and logging, without tracing-subscriber" \
     scripts/no-default-features.sh

@@ -175,3 +175,16 @@ def test_a_failed_setup_step_is_named_in_the_table(tmp_path: Path):
     assert row(result.stdout, "end-to-end")[5:] == (
         "exit 1; setup failed: scripts/setup-inspector.sh: setup-inspector: npm could not reach the registry".split()
     )
+
+
+def test_a_check_whose_tool_could_not_be_installed_is_a_skip(tmp_path: Path):
+    skipped = "skipped: cargo-deny could not be installed (see above), so the dependencies were not checked\n"
+    elsewhere = summary(tmp_path, [("check", "dependencies", 0, skipped)], ci=False)
+    assert elsewhere.returncode == 0, elsewhere.stdout
+    assert row(elsewhere.stdout, "dependencies")[0:4] == ["ok", "0", "0", "1"]
+    assert elsewhere.stdout.splitlines()[-1] == (
+        "PASSED, BUT 1 TESTS WERE SKIPPED AND NEVER RAN: their reasons are in the output above"
+    )
+    under_ci = summary(tmp_path, [("check", "dependencies", 0, skipped)], ci=True)
+    assert under_ci.returncode == 1, under_ci.stdout
+    assert "1 skipped under CI" in under_ci.stdout
