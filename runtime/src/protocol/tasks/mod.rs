@@ -57,19 +57,10 @@ pub(crate) async fn call(
         TaskSupport::Required if !declared => return Some(Err(task_required(&request.name))),
         _ => {}
     }
-    let auth = context.auth();
-    let owner = session::owner(context);
-    if auth.is_some() && owner.is_none() {
-        return Some(Err(ErrorData::invalid_request(
-            format!(
-                "the tool `{}` runs as a task, and a task belongs to the caller that created \
-                 it, but this access token names no subject (`sub`): use a token issued to a \
-                 user or a client with a subject",
-                request.name
-            ),
-            None,
-        )));
-    }
+    let (auth, owner) = match owner(context, &request.name) {
+        Ok(found) => found,
+        Err(refused) => return Some(Err(refused)),
+    };
     let arguments = request.arguments.take().unwrap_or_default();
     let begun = if in_body {
         let state = request.request_state.as_deref();
@@ -123,6 +114,27 @@ pub(crate) async fn call(
         &request.name,
         context,
     ))
+}
+
+/// The caller of a call that will run as a task, and whom the task will belong to; a
+/// caller with a token that names no subject is refused: its task would belong to no one.
+fn owner(
+    context: &RequestContext<RoleServer>,
+    tool: &str,
+) -> Result<(Option<Arc<Auth>>, Option<Owner>), ErrorData> {
+    let auth = context.auth();
+    let owner = session::owner(context);
+    if auth.is_some() && owner.is_none() {
+        return Err(ErrorData::invalid_request(
+            format!(
+                "the tool `{tool}` runs as a task, and a task belongs to the caller that \
+                 created it, but this access token names no subject (`sub`): use a token \
+                 issued to a user or a client with a subject"
+            ),
+            None,
+        ));
+    }
+    Ok((auth, owner))
 }
 
 /// The answer to a call whose run went on as `start` says.
