@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 use bytes::Bytes;
-use http_body_util::{BodyExt as _, Full};
+use http_body_util::Full;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
 use mcp_tool::{Context, Server, ToolError, mcp_prompt, mcp_resource, mcp_tool};
@@ -21,7 +21,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use common::RawClient;
-use common::authorized::{Setup, setup_verifying};
+use common::authorized::{Setup, request, setup_verifying};
 use common::issuer::{self, Issuer, KEY_A};
 
 const SCOPE: &str = "vault:open";
@@ -200,7 +200,7 @@ fn token(setup: &Setup, subject: &str, scope: &str) -> String {
     issuer::sign(&claims, "a", KEY_A)
 }
 
-/// One HTTP request; its status and message (a stream's first message, or none).
+/// One HTTP request; its status, message and the session it opened.
 async fn post(
     url: &str,
     protocol: &str,
@@ -210,59 +210,8 @@ async fn post(
     params: Value,
     id: u64,
 ) -> (u16, Value, Option<String>) {
-    let mut params = params;
-    if protocol == "2026-07-28" {
-        params["_meta"] = meta();
-    }
-    let body = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
-    let mut request = http::Request::post(url)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", protocol);
-    if protocol == "2026-07-28" {
-        request = request.header("mcp-method", method);
-        let name = ["name", "taskId", "uri"]
-            .iter()
-            .find_map(|key| params.get(*key))
-            .and_then(Value::as_str);
-        if let Some(name) = name {
-            request = request.header("mcp-name", name);
-        }
-    }
-    if let Some(token) = token {
-        request = request.header("authorization", format!("Bearer {token}"));
-    }
-    if let Some(session) = session {
-        request = request.header("mcp-session-id", session);
-    }
-    let request = request
-        .body(Full::new(Bytes::from(body.to_string())))
-        .unwrap();
-    let client = Client::builder(TokioExecutor::new()).build_http();
-    let response = client.request(request).await.expect("the server answers");
-    let status = response.status().as_u16();
-    let session =
-        (response.headers().get("mcp-session-id")).map(|value| value.to_str().unwrap().to_owned());
-    // A stream that stays open (subscriptions/listen) is read for a moment only.
-    let mut body = response.into_body();
-    let mut bytes = Vec::new();
-    let read = tokio::time::timeout(Duration::from_millis(500), async {
-        while let Some(frame) = body.frame().await {
-            if let Ok(data) = frame.unwrap().into_data() {
-                bytes.extend_from_slice(&data);
-            }
-        }
-    });
-    let _ = read.await;
-    let text = String::from_utf8_lossy(&bytes);
-    let text = (text.lines())
-        .find_map(|line| {
-            line.strip_prefix("data: ")
-                .filter(|data| data.starts_with('{'))
-        })
-        .unwrap_or(&text);
-    let message = serde_json::from_str(text).unwrap_or(Value::Null);
-    (status, message, session)
+    let answer = request(url, protocol, token, session, (method, params), id).await;
+    (answer.status, answer.message, answer.session)
 }
 
 /// A session opened with `token` by a client that declares the tasks extension.

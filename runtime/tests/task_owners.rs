@@ -69,8 +69,7 @@ fn token(setup: &Setup, subject: Option<&str>, scope: &str) -> String {
 
 /// A 2026-07-28 request of `method` with `params`; its status and message.
 async fn send(setup: &Setup, token: &str, method: &str, params: Value) -> (u16, Value) {
-    let reply = send_2026(&setup.server.url(), token, method, params).await;
-    (reply.status, reply.json())
+    send_2026(&setup.server.url(), token, method, params).await
 }
 
 const SCOPE: &str = "crawl:run";

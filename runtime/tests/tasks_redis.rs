@@ -283,13 +283,9 @@ async fn through_either_replica_a_subject_reaches_its_own_tasks_only() {
     };
     let (ada, bob) = (token("ada"), token("bob"));
     let ask = async |at: usize, token: &str, method: &str, params: Value| -> Value {
-        let reply = send_2026(&replicas[at].url(), token, method, params).await;
-        assert_eq!(
-            reply.status, 200,
-            "{method} at replica {at}: {}",
-            reply.body
-        );
-        reply.json()
+        let (status, message) = send_2026(&replicas[at].url(), token, method, params).await;
+        assert_eq!(status, 200, "{method} at replica {at}: {message}");
+        message
     };
     let created = ask(0, &ada, "tools/call", json!({ "name": "crawl" })).await;
     let adas = common::tasks::task_id(&created);

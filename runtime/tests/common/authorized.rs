@@ -109,45 +109,84 @@ pub async fn send(
     }
 }
 
-/// A 2026-07-28 request of `method` with `params` and `token`, from a client that
-/// declares the tasks extension, naming its method and target in headers as such a
-/// client does; a reply sent as an event stream is read from its `data:` line.
-pub async fn send_2026(url: &str, token: &str, method: &str, mut params: Value) -> Reply {
-    params["_meta"] = super::tasks::meta(true);
-    let name = (["name", "taskId", "uri"].iter())
-        .find_map(|key| params.get(*key))
-        .and_then(Value::as_str)
-        .map(str::to_owned);
-    let body = json!({ "jsonrpc": "2.0", "id": 7, "method": method, "params": params });
+/// What an MCP request over HTTP got: its status, the session it opened, and its message
+/// (`Null` for none).
+pub struct Answer {
+    pub status: u16,
+    pub session: Option<String>,
+    pub message: Value,
+}
+
+/// A request of `method` with `params` on `protocol` (2026-07-28's `_meta`, of a client
+/// that declares the tasks extension, and its `Mcp-Method` and `Mcp-Name` headers), with
+/// `token` and in `session` when given. A reply sent as an event stream is read from its
+/// first `data:` line; a stream that stays open (`subscriptions/listen`) for half a
+/// second only.
+pub async fn request(
+    url: &str,
+    protocol: &str,
+    token: Option<&str>,
+    session: Option<&str>,
+    (method, mut params): (&str, Value),
+    id: u64,
+) -> Answer {
     let mut request = http::Request::post(url)
         .header("content-type", "application/json")
         .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2026-07-28")
-        .header("mcp-method", method)
-        .header("authorization", format!("Bearer {token}"));
-    if let Some(name) = name {
-        request = request.header("mcp-name", name);
+        .header("mcp-protocol-version", protocol);
+    if protocol == "2026-07-28" {
+        params["_meta"] = super::tasks::meta(true);
+        request = request.header("mcp-method", method);
+        let name = (["name", "taskId", "uri"].iter())
+            .find_map(|key| params.get(*key))
+            .and_then(Value::as_str);
+        if let Some(name) = name {
+            request = request.header("mcp-name", name);
+        }
     }
+    if let Some(token) = token {
+        request = request.header("authorization", format!("Bearer {token}"));
+    }
+    if let Some(session) = session {
+        request = request.header("mcp-session-id", session);
+    }
+    let body = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
     let request = request
         .body(Full::new(Bytes::from(body.to_string())))
         .unwrap();
     let client = Client::builder(TokioExecutor::new()).build_http();
     let response = client.request(request).await.expect("the server answers");
     let status = response.status().as_u16();
-    let body = response.into_body().collect().await.unwrap().to_bytes();
-    let body = String::from_utf8_lossy(&body);
-    let body = (body.lines())
+    let session =
+        (response.headers().get("mcp-session-id")).map(|value| value.to_str().unwrap().to_owned());
+    let mut body = response.into_body();
+    let mut bytes = Vec::new();
+    let read = tokio::time::timeout(Duration::from_millis(500), async {
+        while let Some(frame) = body.frame().await {
+            if let Ok(data) = frame.unwrap().into_data() {
+                bytes.extend_from_slice(&data);
+            }
+        }
+    });
+    let _ = read.await;
+    let text = String::from_utf8_lossy(&bytes);
+    let text = (text.lines())
         .find_map(|line| {
             line.strip_prefix("data: ")
                 .filter(|data| data.starts_with('{'))
         })
-        .unwrap_or(&body)
-        .to_owned();
-    Reply {
+        .unwrap_or(&text);
+    Answer {
         status,
-        challenge: None,
-        body,
+        session,
+        message: serde_json::from_str(text).unwrap_or(Value::Null),
     }
+}
+
+/// A 2026-07-28 request of `method` with `params` and `token`; its status and message.
+pub async fn send_2026(url: &str, token: &str, method: &str, params: Value) -> (u16, Value) {
+    let answer = request(url, "2026-07-28", Some(token), None, (method, params), 7).await;
+    (answer.status, answer.message)
 }
 
 pub async fn call(url: &str, token: Option<&str>, tool: &str, arguments: Value) -> Reply {
