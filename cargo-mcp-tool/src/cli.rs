@@ -1,0 +1,22 @@
+//! The command line: `cargo mcp-tool <command>`.
+
+use clap::{Parser, Subcommand};
+
+use crate::install::{InstallOptions, UninstallOptions};
+
+/// Install, list, call and start MCP servers written with mcp-tool.
+#[derive(Debug, Parser)]
+#[command(name = "cargo-mcp-tool", bin_name = "cargo mcp-tool", version, about)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Build the server in release, copy it to a folder of its own, and add it to a
+    /// client's configuration.
+    Install(InstallOptions),
+    /// Remove the server that `install` added from a client's configuration.
+    Uninstall(UninstallOptions),
+}
