@@ -2,7 +2,9 @@
 
 use clap::{Parser, Subcommand};
 
+use crate::call::CallOptions;
 use crate::install::{InstallOptions, UninstallOptions};
+use crate::list::ListOptions;
 
 /// Install, list, call and start MCP servers written with mcp-tool.
 #[derive(Debug, Parser)]
@@ -19,4 +21,8 @@ pub(crate) enum Command {
     Install(InstallOptions),
     /// Remove the server that `install` added from a client's configuration.
     Uninstall(UninstallOptions),
+    /// Build and start the server, and print its tools, prompts and resources.
+    List(ListOptions),
+    /// Build and start the server, call one tool, and print its result.
+    Call(CallOptions),
 }

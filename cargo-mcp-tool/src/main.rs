@@ -3,14 +3,17 @@
 //! client's configuration, `list` and `call` try its tools from the terminal, `new` starts
 //! a crate.
 
+mod call;
 mod cli;
 mod client;
 mod config_file;
 mod failure;
 mod install;
 mod json_text;
+mod list;
 mod paths;
 mod project;
+mod session;
 
 use std::process::ExitCode;
 
@@ -28,6 +31,12 @@ fn main() -> ExitCode {
     let outcome = match &cli.command {
         Command::Install(options) => install::install(options),
         Command::Uninstall(options) => install::uninstall(options),
+        Command::List(options) => list::list(options),
+        Command::Call(options) => match call::call(options) {
+            Ok(call::Outcome::Succeeded) => Ok(()),
+            Ok(call::Outcome::ToolFailed) => return ExitCode::FAILURE,
+            Err(failure) => Err(failure),
+        },
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
