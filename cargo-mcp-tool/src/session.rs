@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
-use std::thread;
+use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use clap::Args;
@@ -78,6 +78,8 @@ pub(crate) struct Session {
     stdin: Option<ChildStdin>,
     events: Receiver<Event>,
     stderr: Arc<Mutex<Vec<String>>>,
+    /// The thread reading stderr, which ends once the server's last words are in.
+    stderr_reader: JoinHandle<()>,
     next_id: u64,
     /// Seconds to wait for `initialize` and the listings.
     pub(crate) timeout: Duration,
@@ -118,7 +120,7 @@ impl Session {
         let stderr = Arc::new(Mutex::new(Vec::new()));
         let kept = Arc::clone(&stderr);
         let pipe = child.stderr.take().expect("stderr is piped");
-        thread::spawn(move || {
+        let stderr_reader = thread::spawn(move || {
             for line in BufReader::new(pipe).lines().map_while(Result::ok) {
                 let mut kept = kept.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
                 // The first lines say why a server stopped; later ones are kept up to a bound.
@@ -134,6 +136,7 @@ impl Session {
             stdin,
             events,
             stderr,
+            stderr_reader,
             next_id: 1,
             timeout,
             initialized: Value::Null,
@@ -296,6 +299,14 @@ impl Session {
             thread::sleep(Duration::from_millis(25));
         }
         let mut message = format!("the server {} {what}", self.program);
+        if status.is_some() {
+            for _ in 0..20 {
+                if self.stderr_reader.is_finished() {
+                    break;
+                }
+                thread::sleep(Duration::from_millis(25));
+            }
+        }
         if let Some(status) = status {
             message.push_str(&format!("\nit exited with {status}"));
         }
