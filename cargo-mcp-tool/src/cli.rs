@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 use crate::call::CallOptions;
 use crate::install::{InstallOptions, UninstallOptions};
 use crate::list::ListOptions;
+use crate::new_crate::NewOptions;
 
 /// Install, list, call and start MCP servers written with mcp-tool.
 #[derive(Debug, Parser)]
@@ -25,4 +26,6 @@ pub(crate) enum Command {
     List(ListOptions),
     /// Build and start the server, call one tool, and print its result.
     Call(CallOptions),
+    /// Create a crate with a server of one tool and its tests.
+    New(NewOptions),
 }

@@ -11,6 +11,7 @@ mod failure;
 mod install;
 mod json_text;
 mod list;
+mod new_crate;
 mod paths;
 mod project;
 mod session;
@@ -32,6 +33,7 @@ fn main() -> ExitCode {
         Command::Install(options) => install::install(options),
         Command::Uninstall(options) => install::uninstall(options),
         Command::List(options) => list::list(options),
+        Command::New(options) => new_crate::new(options),
         Command::Call(options) => match call::call(options) {
             Ok(call::Outcome::Succeeded) => Ok(()),
             Ok(call::Outcome::ToolFailed) => return ExitCode::FAILURE,
