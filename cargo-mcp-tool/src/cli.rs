@@ -1,0 +1,31 @@
+//! The command line: `cargo mcp-tool <command>`.
+
+use clap::{Parser, Subcommand};
+
+use crate::call::CallOptions;
+use crate::install::{InstallOptions, UninstallOptions};
+use crate::list::ListOptions;
+use crate::new_crate::NewOptions;
+
+/// Install, list, call and start MCP servers written with mcp-tool.
+#[derive(Debug, Parser)]
+#[command(name = "cargo-mcp-tool", bin_name = "cargo mcp-tool", version, about)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Build the server in release, copy it to a folder of its own, and add it to a
+    /// client's configuration.
+    Install(InstallOptions),
+    /// Remove the server that `install` added from a client's configuration.
+    Uninstall(UninstallOptions),
+    /// Build and start the server, and print its tools, prompts and resources.
+    List(ListOptions),
+    /// Build and start the server, call one tool, and print its result.
+    Call(CallOptions),
+    /// Create a crate with a server of one tool and its tests.
+    New(NewOptions),
+}

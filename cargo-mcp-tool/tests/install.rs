@@ -1,0 +1,580 @@
+//! `install` and `uninstall` against each client's configuration file, as the client's
+//! documentation shows it, in a temporary home folder.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::{Value, json};
+use tempfile::TempDir;
+
+/// A home folder of its own, with a server binary to install.
+struct Home {
+    dir: TempDir,
+    binary: PathBuf,
+}
+
+impl Home {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let binary = dir.path().join("build").join("weather-server");
+        fs::create_dir_all(binary.parent().unwrap()).unwrap();
+        fs::write(&binary, b"#!/bin/sh\n").unwrap();
+        Self { dir, binary }
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Where the client keeps its configuration under this home, as the client reads it.
+    fn config_file(&self, client: &str) -> PathBuf {
+        let home = self.path();
+        let config_dir = if cfg!(windows) {
+            home.join("AppData").join("Roaming")
+        } else if cfg!(target_os = "macos") {
+            home.join("Library").join("Application Support")
+        } else {
+            home.join(".config")
+        };
+        match client {
+            "claude-desktop" => config_dir.join("Claude").join("claude_desktop_config.json"),
+            "claude-code" => home.join(".claude.json"),
+            "cursor" => home.join(".cursor").join("mcp.json"),
+            "vscode" => config_dir.join("Code").join("User").join("mcp.json"),
+            "gemini-cli" => home.join(".gemini").join("settings.json"),
+            "codex" => home.join(".codex").join("config.toml"),
+            _ => unreachable!("{client}"),
+        }
+    }
+
+    fn write_config(&self, client: &str, text: &str) -> PathBuf {
+        let path = self.config_file(client);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(&path, text).unwrap();
+        path
+    }
+
+    fn installed_binary(&self, name: &str) -> PathBuf {
+        let data_dir = if cfg!(windows) {
+            self.path().join("AppData").join("Local")
+        } else if cfg!(target_os = "macos") {
+            self.path().join("Library").join("Application Support")
+        } else {
+            self.path().join(".local").join("share")
+        };
+        data_dir
+            .join("mcp-tool")
+            .join("servers")
+            .join(name)
+            .join("weather-server")
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_cargo-mcp-tool"))
+            .args(args)
+            .current_dir(self.path())
+            .env("HOME", self.path())
+            .env("USERPROFILE", self.path())
+            .env("APPDATA", self.path().join("AppData").join("Roaming"))
+            .env("LOCALAPPDATA", self.path().join("AppData").join("Local"))
+            .env_remove("XDG_CONFIG_HOME")
+            .env_remove("XDG_DATA_HOME")
+            .env_remove("CODEX_HOME")
+            .output()
+            .unwrap()
+    }
+
+    fn install(&self, client: &str, extra: &[&str]) -> Output {
+        let binary = self.binary.to_str().unwrap();
+        let mut args = vec![
+            "mcp-tool", "install", "--client", client, "--binary", binary, "--name", "weather",
+        ];
+        args.extend_from_slice(extra);
+        self.run(&args)
+    }
+
+    fn uninstall(&self, client: &str, extra: &[&str]) -> Output {
+        let mut args = vec![
+            "mcp-tool",
+            "uninstall",
+            "--client",
+            client,
+            "--name",
+            "weather",
+        ];
+        args.extend_from_slice(extra);
+        self.run(&args)
+    }
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn succeeded(output: &Output) {
+    assert!(
+        output.status.success(),
+        "failed:\nstdout: {}\nstderr: {}",
+        stdout(output),
+        stderr(output)
+    );
+}
+
+const CLAUDE_DESKTOP: &str = r#"{
+  "mcpServers": {
+    "filesystem": {
+      "command": "npx",
+      "args": [
+        "-y",
+        "@modelcontextprotocol/server-filesystem",
+        "/Users/username/Desktop",
+        "/Users/username/Downloads"
+      ]
+    }
+  },
+  "globalShortcut": ""
+}
+"#;
+
+const CLAUDE_CODE: &str = r#"{
+  "numStartups": 12,
+  "theme": "dark",
+  "mcpServers": {
+    "airtable": {
+      "type": "stdio",
+      "command": "npx",
+      "args": ["-y", "airtable-mcp-server"],
+      "env": {
+        "AIRTABLE_API_KEY": "YOUR_KEY"
+      }
+    }
+  },
+  "projects": {
+    "/home/user/app": {
+      "allowedTools": [],
+      "mcpServers": {}
+    }
+  }
+}"#;
+
+const CURSOR: &str = r#"{
+  "mcpServers": {
+    "server-name": {
+      "command": "npx",
+      "args": ["-y", "mcp-server"],
+      "env": {
+        "API_KEY": "value"
+      }
+    },
+    "remote-server": {
+      "url": "https://example.com/mcp"
+    }
+  }
+}
+"#;
+
+const VSCODE: &str = r#"{
+  "inputs": [
+    {
+      "type": "promptString",
+      "id": "perplexity-key",
+      "description": "Perplexity API Key",
+      "password": true
+    }
+  ],
+  "servers": {
+    "Perplexity": {
+      "type": "stdio",
+      "command": "npx",
+      "args": ["-y", "server-perplexity-ask"],
+      "env": {
+        "PERPLEXITY_API_KEY": "${input:perplexity-key}"
+      }
+    },
+    "Fetch": {
+      "type": "stdio",
+      "command": "uvx",
+      "args": ["mcp-server-fetch"]
+    }
+  }
+}
+"#;
+
+const GEMINI_CLI: &str = r#"{
+  "theme": "GitHub",
+  "mcpServers": {
+    "pythonTools": {
+      "command": "python",
+      "args": ["-m", "my_mcp_server", "--port", "8080"],
+      "cwd": "./mcp-servers/python",
+      "env": {
+        "DATABASE_URL": "$DB_CONNECTION_STRING",
+        "API_KEY": "${EXTERNAL_API_KEY}"
+      },
+      "timeout": 15000
+    }
+  }
+}
+"#;
+
+const CODEX: &str = r#"# Codex configuration
+model = "gpt-5-codex"
+approval_policy = "on-request"
+
+[mcp_servers.context7]
+command = "npx"
+args = ["-y", "@upstash/context7-mcp"]
+
+[mcp_servers.figma]
+url = "https://mcp.figma.com/mcp"
+bearer_token_env_var = "FIGMA_OAUTH_TOKEN"
+http_headers = { "X-Figma-Region" = "us-east-1" }
+
+[mcp_servers.docs]
+command = "docs-server"
+startup_timeout_sec = 20
+env = { "API_KEY" = "value" }   # the docs server's key
+
+[features]
+web_search_request = true
+"#;
+
+/// The file as a JSON value, TOML included.
+fn parse(path: &Path) -> Value {
+    let text = fs::read_to_string(path).unwrap();
+    if path.to_string_lossy().contains(".toml") {
+        let document: toml_edit::DocumentMut = text.parse().unwrap();
+        serde_json::from_str(&toml_json(&document)).unwrap()
+    } else {
+        serde_json::from_str(&text).unwrap()
+    }
+}
+
+fn toml_json(document: &toml_edit::DocumentMut) -> String {
+    fn item(item: &toml_edit::Item) -> Value {
+        match item {
+            toml_edit::Item::Value(value) => scalar(value),
+            toml_edit::Item::Table(table) => table
+                .iter()
+                .map(|(key, value)| (key.to_owned(), item_of(value)))
+                .collect(),
+            _ => Value::Null,
+        }
+    }
+    fn item_of(value: &toml_edit::Item) -> Value {
+        item(value)
+    }
+    fn scalar(value: &toml_edit::Value) -> Value {
+        match value {
+            toml_edit::Value::String(text) => json!(text.value()),
+            toml_edit::Value::Integer(number) => json!(number.value()),
+            toml_edit::Value::Boolean(flag) => json!(flag.value()),
+            toml_edit::Value::Array(array) => array.iter().map(scalar).collect(),
+            toml_edit::Value::InlineTable(table) => table
+                .iter()
+                .map(|(key, value)| (key.to_owned(), scalar(value)))
+                .collect(),
+            other => json!(other.to_string()),
+        }
+    }
+    item(document.as_item()).to_string()
+}
+
+/// The one scenario every client goes through: install into the documented file, only the
+/// new entry changed; install again, nothing changed; uninstall, the file as it was.
+fn round_trip(
+    client: &str,
+    original: &str,
+    servers_key: &str,
+    expected_entry: impl Fn(&str) -> Value,
+) {
+    let home = Home::new();
+    let path = home.write_config(client, original);
+
+    let output = home.install(client, &["--arg", "--verbose", "--env", "UNITS=metric"]);
+    succeeded(&output);
+    assert!(
+        stdout(&output).contains("added the server `weather`"),
+        "{}",
+        stdout(&output)
+    );
+    let installed = home.installed_binary("weather");
+    assert_eq!(
+        fs::read(&installed).unwrap(),
+        fs::read(&home.binary).unwrap()
+    );
+    let backup = PathBuf::from(format!("{}.bak", path.display()));
+    assert_eq!(fs::read_to_string(&backup).unwrap(), original);
+
+    let mut after = parse(&path);
+    let entry = after[servers_key]
+        .as_object_mut()
+        .unwrap()
+        .shift_remove("weather")
+        .unwrap();
+    assert_eq!(
+        entry,
+        expected_entry(installed.to_str().unwrap()),
+        "the new entry"
+    );
+    let mut before = parse(&backup);
+    // Only the new entry changed: everything else, order included, is as it was.
+    assert_eq!(after, before, "the rest of the file");
+    assert_eq!(
+        serde_json::to_string(&after).unwrap(),
+        serde_json::to_string(&before.take()).unwrap(),
+        "the order of the rest"
+    );
+
+    let installed_text = fs::read_to_string(&path).unwrap();
+    let again = home.install(client, &["--arg", "--verbose", "--env", "UNITS=metric"]);
+    succeeded(&again);
+    assert!(
+        stdout(&again).contains("nothing changed"),
+        "{}",
+        stdout(&again)
+    );
+    assert_eq!(fs::read_to_string(&path).unwrap(), installed_text);
+
+    let output = home.uninstall(client, &[]);
+    succeeded(&output);
+    assert_eq!(
+        fs::read_to_string(&path).unwrap(),
+        original,
+        "uninstall gives back the file byte for byte"
+    );
+    assert!(
+        !installed.exists(),
+        "the copied server is removed once no client uses it"
+    );
+}
+
+fn stdio_entry(command: &str) -> Value {
+    json!({"type": "stdio", "command": command, "args": ["--verbose"], "env": {"UNITS": "metric"}})
+}
+
+fn plain_entry(command: &str) -> Value {
+    json!({"command": command, "args": ["--verbose"], "env": {"UNITS": "metric"}})
+}
+
+#[test]
+fn claude_desktop() {
+    round_trip("claude-desktop", CLAUDE_DESKTOP, "mcpServers", plain_entry);
+}
+
+#[test]
+fn claude_code() {
+    round_trip("claude-code", CLAUDE_CODE, "mcpServers", stdio_entry);
+}
+
+#[test]
+fn cursor() {
+    round_trip("cursor", CURSOR, "mcpServers", plain_entry);
+}
+
+#[test]
+fn vscode() {
+    round_trip("vscode", VSCODE, "servers", stdio_entry);
+}
+
+#[test]
+fn gemini_cli() {
+    round_trip("gemini-cli", GEMINI_CLI, "mcpServers", plain_entry);
+}
+
+#[test]
+fn codex() {
+    round_trip("codex", CODEX, "mcp_servers", plain_entry);
+    // The table is written as Codex's documentation writes it.
+    let home = Home::new();
+    let path = home.write_config("codex", CODEX);
+    succeeded(&home.install("codex", &["--env", "UNITS=metric"]));
+    let text = fs::read_to_string(path).unwrap();
+    let command = home.installed_binary("weather");
+    let table = format!(
+        "[mcp_servers.weather]\ncommand = \"{}\"\nargs = []\nenv = {{ UNITS = \"metric\" }}\n",
+        command.display()
+    );
+    assert!(text.contains(&table), "{text}");
+    assert!(
+        text.starts_with(CODEX.trim_end()) || text.contains("[features]"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_client_file_written_in_the_usual_two_space_json_round_trips() {
+    for client in [
+        "claude-desktop",
+        "claude-code",
+        "cursor",
+        "vscode",
+        "gemini-cli",
+    ] {
+        let home = Home::new();
+        let value: Value = serde_json::from_str(match client {
+            "claude-desktop" => CLAUDE_DESKTOP,
+            "claude-code" => CLAUDE_CODE,
+            "cursor" => CURSOR,
+            "vscode" => VSCODE,
+            _ => GEMINI_CLI,
+        })
+        .unwrap();
+        let original = serde_json::to_string_pretty(&value).unwrap();
+        let path = home.write_config(client, &original);
+        succeeded(&home.install(client, &[]));
+        succeeded(&home.uninstall(client, &[]));
+        assert_eq!(fs::read_to_string(path).unwrap(), original, "{client}");
+    }
+}
+
+#[test]
+fn a_new_servers_object_and_an_empty_one_are_filled() {
+    let home = Home::new();
+    let path = home.write_config("cursor", "{\n  \"mcpServers\": {}\n}\n");
+    succeeded(&home.install("cursor", &[]));
+    succeeded(&home.uninstall("cursor", &[]));
+    assert_eq!(
+        fs::read_to_string(&path).unwrap(),
+        "{\n  \"mcpServers\": {}\n}\n"
+    );
+
+    let path = home.write_config("gemini-cli", "{\n  \"theme\": \"GitHub\"\n}\n");
+    succeeded(&home.install("gemini-cli", &[]));
+    let value = parse(&path);
+    assert_eq!(value["theme"], "GitHub");
+    assert!(value["mcpServers"]["weather"].is_object());
+}
+
+#[test]
+fn dry_run_writes_nothing() {
+    let home = Home::new();
+    let path = home.write_config("cursor", CURSOR);
+    let output = home.install("cursor", &["--dry-run"]);
+    succeeded(&output);
+    let shown = stdout(&output);
+    assert!(shown.contains("+    \"weather\": {"), "{shown}");
+    assert!(shown.contains("dry run: nothing written"), "{shown}");
+    assert_eq!(fs::read_to_string(&path).unwrap(), CURSOR);
+    assert!(!home.installed_binary("weather").exists());
+    assert!(!PathBuf::from(format!("{}.bak", path.display())).exists());
+
+    succeeded(&home.install("cursor", &[]));
+    let installed = fs::read_to_string(&path).unwrap();
+    let output = home.uninstall("cursor", &["--dry-run"]);
+    succeeded(&output);
+    assert!(
+        stdout(&output).contains("-    \"weather\": {"),
+        "{}",
+        stdout(&output)
+    );
+    assert_eq!(fs::read_to_string(&path).unwrap(), installed);
+    assert!(home.installed_binary("weather").exists());
+}
+
+#[test]
+fn an_unparsable_file_is_left_untouched() {
+    let home = Home::new();
+    let broken = "{\n  \"mcpServers\": {\n    \"a\": { \"command\": \"x\" },\n  }\n}\n";
+    let path = home.write_config("claude-desktop", broken);
+    let output = home.install("claude-desktop", &[]);
+    assert!(!output.status.success());
+    let message = stderr(&output);
+    assert!(message.contains(&path.display().to_string()), "{message}");
+    assert!(message.contains("line 4, column 3"), "{message}");
+    assert!(message.contains("trailing comma"), "{message}");
+    assert_eq!(fs::read_to_string(&path).unwrap(), broken);
+    assert!(!home.installed_binary("weather").exists());
+
+    let broken = "model = \"gpt-5\"\n[mcp_servers.a\ncommand = \"x\"\n";
+    let path = home.write_config("codex", broken);
+    let output = home.install("codex", &[]);
+    assert!(!output.status.success());
+    let message = stderr(&output);
+    assert!(message.contains(&path.display().to_string()), "{message}");
+    assert!(message.contains("line 2, column"), "{message}");
+    assert_eq!(fs::read_to_string(&path).unwrap(), broken);
+}
+
+#[test]
+fn a_client_without_its_folder_is_probably_not_installed() {
+    let home = Home::new();
+    for client in [
+        "claude-desktop",
+        "claude-code",
+        "cursor",
+        "vscode",
+        "gemini-cli",
+        "codex",
+    ] {
+        let output = home.install(client, &[]);
+        assert!(!output.status.success(), "{client}");
+        let message = stderr(&output);
+        assert!(
+            message.contains("is probably not installed"),
+            "{client}: {message}"
+        );
+        assert!(message.contains("--create"), "{client}: {message}");
+        assert!(!home.config_file(client).exists(), "{client}");
+    }
+    let output = home.install("cursor", &["--create"]);
+    succeeded(&output);
+    let value = parse(&home.config_file("cursor"));
+    assert_eq!(
+        value["mcpServers"]["weather"]["command"],
+        home.installed_binary("weather").to_str().unwrap()
+    );
+}
+
+#[test]
+fn uninstall_keeps_an_entry_it_did_not_write() {
+    let home = Home::new();
+    let mine = CURSOR.replace("server-name", "weather");
+    let path = home.write_config("cursor", &mine);
+    let output = home.uninstall("cursor", &[]);
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("was not written by `cargo mcp-tool install`"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(fs::read_to_string(&path).unwrap(), mine);
+}
+
+#[test]
+fn a_server_installed_for_two_clients_stays_until_both_uninstall() {
+    let home = Home::new();
+    home.write_config("cursor", CURSOR);
+    home.write_config("codex", CODEX);
+    succeeded(&home.install("cursor", &[]));
+    succeeded(&home.install("codex", &[]));
+    succeeded(&home.uninstall("cursor", &[]));
+    assert!(home.installed_binary("weather").exists());
+    succeeded(&home.uninstall("codex", &[]));
+    assert!(!home.installed_binary("weather").exists());
+}
+
+#[test]
+fn runs_as_a_cargo_subcommand_and_alone() {
+    let home = Home::new();
+    home.write_config("cursor", CURSOR);
+    let binary = home.binary.to_str().unwrap();
+    let alone = home.run(&[
+        "install",
+        "--client",
+        "cursor",
+        "--binary",
+        binary,
+        "--name",
+        "weather",
+        "--dry-run",
+    ]);
+    succeeded(&alone);
+    let output = home.install("cursor", &["--dry-run"]);
+    assert_eq!(stdout(&alone), stdout(&output));
+}
