@@ -25,6 +25,8 @@ if ! cargo deny --version >/dev/null 2>&1; then
 fi
 say "$(cargo deny --version)"
 
-# --offline --locked: the crates are those of Cargo.lock, already fetched by cargo; nothing
-# else is downloaded, and Cargo.lock is not changed.
+# The crates of Cargo.lock for every platform, not only this one's (a build fetches those
+# alone), so that the check reads them all; then --offline --locked: nothing else is
+# downloaded, and Cargo.lock is not changed.
+cargo fetch --locked --quiet
 cargo deny --offline --locked check licenses bans sources
