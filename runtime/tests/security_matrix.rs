@@ -119,6 +119,12 @@ fn meta() -> Value {
     common::tasks::meta(true)
 }
 
+/// The method an operation of the file sends: `completion/complete (prompt)` is a
+/// `completion/complete`.
+fn method(operation: &str) -> &str {
+    operation.split(' ').next().unwrap_or(operation)
+}
+
 /// The params of `operation` (the task's id for the task operations).
 fn params(operation: &str, task: &str) -> Value {
     let answer = json!({ "action": "accept", "content": { "ok": true } });
@@ -131,6 +137,11 @@ fn params(operation: &str, task: &str) -> Value {
             "ref": { "type": "ref/resource", "uri": "vault://rooms/{room}" },
             "argument": { "name": "room", "value": "s" }
         }),
+        "completion/complete (prompt)" => json!({
+            "ref": { "type": "ref/prompt", "name": "describe" },
+            "argument": { "name": "room", "value": "s" }
+        }),
+        "resources/subscribe" => json!({ "uri": "vault://door" }),
         "tasks/get" | "tasks/cancel" => json!({ "taskId": task }),
         "tasks/update" => json!({ "taskId": task, "inputResponses": { "elicitation-1": answer } }),
         "subscriptions/listen" => json!({
@@ -165,7 +176,10 @@ fn outcome(operation: &str, status: Option<u16>, message: &Value) -> String {
         "tools/call" => result["content"][0]["text"] == "open",
         "prompts/get" => result["messages"][0]["content"]["text"] == "Describe the hall",
         "resources/read" => result["contents"][0]["text"] == "a heavy door",
-        "completion/complete" => result["completion"]["values"] == json!(["safe"]),
+        "completion/complete" | "completion/complete (prompt)" => {
+            result["completion"]["values"] == json!(["safe"])
+        }
+        "resources/subscribe" => result.is_object(),
         "tasks/get" => result["taskId"].is_string(),
         "tasks/update" | "tasks/cancel" => result.is_object(),
         // A stream: served once its status says so (read below).
@@ -296,7 +310,7 @@ async fn http_row_outcomes(
                 protocol,
                 token.as_deref(),
                 session.filter(|_| token.is_some()),
-                &row.operation,
+                method(&row.operation),
                 params(&row.operation, &task),
                 id,
             )
@@ -362,7 +376,7 @@ async fn stdio_row_outcomes(rows: &[&Row], protocol: &str) -> Vec<Vec<String>> {
             let message = send(
                 &mut client,
                 id,
-                &row.operation,
+                method(&row.operation),
                 params(&row.operation, &task),
             )
             .await;
