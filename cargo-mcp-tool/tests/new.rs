@@ -107,26 +107,26 @@ fn an_existing_folder_or_a_bad_name_is_refused() {
     );
 }
 
-/// Builds and tests the new crate, then lists and calls its tool through `cargo build`:
-/// a whole build of mcp-tool, in a target folder of its own (`cargo test -- --ignored`).
+/// Builds and tests the new crate, then lists and calls its tool through `cargo build`,
+/// in the workspace's target folder, where its dependencies are already built.
 #[test]
-#[ignore = "builds mcp-tool and its dependencies anew: several minutes"]
 fn the_crate_builds_tests_and_serves() {
     let dir = tempfile::tempdir().unwrap();
     assert!(new_crate(dir.path(), "weather-mcp").status.success());
     let folder = dir.path().join("weather-mcp");
     // The workspace's lock file: the same versions, so the build can reuse what it built.
     fs::copy(workspace().join("Cargo.lock"), folder.join("Cargo.lock")).unwrap();
+    // The workspace's own target folder, offline: with the workspace's versions, the
+    // build reuses what the workspace built, as the README's Getting started test does.
     let target = Path::new(env!("CARGO_BIN_EXE_cargo-mcp-tool"))
         .parent()
         .unwrap()
         .parent()
-        .unwrap()
-        .join("cargo-mcp-tool-tests");
+        .unwrap();
     let status = Command::new(env!("CARGO"))
-        .arg("test")
+        .args(["test", "--offline"])
         .current_dir(&folder)
-        .env("CARGO_TARGET_DIR", &target)
+        .env("CARGO_TARGET_DIR", target)
         .status()
         .unwrap();
     assert!(status.success(), "cargo test of the new crate");
@@ -134,7 +134,7 @@ fn the_crate_builds_tests_and_serves() {
     let output = Command::new(env!("CARGO_BIN_EXE_cargo-mcp-tool"))
         .args(["mcp-tool", "call", "count_words", "text=one two\nthree"])
         .current_dir(&folder)
-        .env("CARGO_TARGET_DIR", &target)
+        .env("CARGO_TARGET_DIR", target)
         .output()
         .unwrap();
     assert!(output.status.success(), "{}", stderr(&output));
@@ -144,7 +144,7 @@ fn the_crate_builds_tests_and_serves() {
     let output = Command::new(env!("CARGO_BIN_EXE_cargo-mcp-tool"))
         .args(["mcp-tool", "list"])
         .current_dir(&folder)
-        .env("CARGO_TARGET_DIR", &target)
+        .env("CARGO_TARGET_DIR", target)
         .output()
         .unwrap();
     assert!(output.status.success(), "{}", stderr(&output));
