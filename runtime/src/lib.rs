@@ -100,6 +100,16 @@ pub mod testing;
 
 pub use crate::outcome::{logging, masking};
 
+/// The request pipeline: the `tower` layers every request passes on its way to its
+/// handler ([`Server::layer`]), the request and the answer as a layer sees them, a layer
+/// made of an async closure ([`from_fn`](middleware::from_fn)), and the built-in layers.
+pub mod middleware {
+    pub use crate::server::pipeline::{
+        Audit, BoxError, FromFn, FromFnLayer, Inner, Limited, Next, RateLimit, RateLimitKey,
+        Request, Response, ResponseLimit, Transport, from_fn,
+    };
+}
+
 #[doc = include_str!("attribute.md")]
 pub use mcp_tool_macros::mcp_tool;
 

@@ -82,13 +82,18 @@ fn install(filter: EnvFilter) -> Result<(), Box<dyn std::error::Error + Send + S
 /// `RUST_LOG`-style directives (`info` when empty) after `rmcp=warn`, which keeps `rmcp`
 /// at `warn` or above unless they set a level for `rmcp` themselves (the later directive
 /// for a target wins): below `warn`, rmcp records its session's details, and below `info`
-/// every message as received, arguments and all. What [`init`] filters with; a program
+/// every message as received, arguments and all. The request spans and the duration
+/// samples (`mcp_tool::request`, `mcp_tool::metrics`, for an OpenTelemetry exporter) are
+/// kept out of the log the same way, unless named. What [`init`] filters with; a program
 /// that installs its own subscriber gives them to its own filter.
 ///
 /// ```
-/// assert_eq!(mcp_tool::logging::directives("debug"), "rmcp=warn,debug");
+/// assert_eq!(
+///     mcp_tool::logging::directives("debug"),
+///     "rmcp=warn,mcp_tool::request=warn,mcp_tool::metrics=warn,debug"
+/// );
 /// let filter = tracing_subscriber::EnvFilter::new(mcp_tool::logging::directives(""));
-/// assert_eq!(filter.to_string(), "rmcp=warn,info");
+/// assert!(filter.to_string().ends_with(",info"));
 /// ```
 pub fn directives(directives: &str) -> String {
     let directives = directives.trim();
@@ -97,7 +102,7 @@ pub fn directives(directives: &str) -> String {
     } else {
         directives
     };
-    format!("rmcp=warn,{directives}")
+    format!("rmcp=warn,mcp_tool::request=warn,mcp_tool::metrics=warn,{directives}")
 }
 
 /// The filter [`directives`] make.
@@ -176,8 +181,22 @@ mod tests {
             ("my_rmcp_app", Level::DEBUG) => tracing::enabled!(target: "my_rmcp_app", Level::DEBUG),
             ("app", Level::DEBUG) => tracing::enabled!(target: "app", Level::DEBUG),
             ("app", Level::INFO) => tracing::enabled!(target: "app", Level::INFO),
+            ("mcp_tool::request", Level::INFO) => {
+                tracing::enabled!(target: "mcp_tool::request", Level::INFO)
+            }
             _ => unreachable!("no such case"),
         })
+    }
+
+    #[test]
+    fn request_spans_stay_out_of_the_log_unless_named() {
+        assert!(!lets_through("", "mcp_tool::request", Level::INFO));
+        assert!(!lets_through("debug", "mcp_tool::request", Level::INFO));
+        assert!(lets_through(
+            "mcp_tool::request=info",
+            "mcp_tool::request",
+            Level::INFO
+        ));
     }
 
     #[test]

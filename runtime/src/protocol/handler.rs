@@ -44,18 +44,7 @@ impl ServerHandler for ToolServer {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        one_page(request.as_ref())?;
-        let listed = self.shared.list.listed();
-        let tools = listings::tools(&listed);
-        let tools = match self.lister(&context) {
-            Some(caller) => permitted(
-                &tools,
-                listed.infos().iter().map(|info| &info.scopes[..]),
-                &caller,
-            ),
-            None => Vec::clone(&tools),
-        };
-        Ok(ListToolsResult::with_all_items(tools))
+        self.piped("tools/list", request, context, list_tools).await
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -65,38 +54,19 @@ impl ServerHandler for ToolServer {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        self.shared
-            .list
-            .listen(Arc::new(PeerListener(context.peer)));
+        let listen = async |server: ToolServer, context: NotificationContext<RoleServer>| {
+            (server.shared.list).listen(Arc::new(PeerListener(context.peer)));
+        };
+        self.piped_notification("notifications/initialized", context, listen)
+            .await;
     }
 
     async fn call_tool(
         &self,
-        mut request: CallToolRequestParams,
+        request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        if let Some(tasks) = &self.shared.tasks
-            && let Some(response) = tasks::call(self, tasks, &mut request, &context).await
-        {
-            return response;
-        }
-        let arguments = request.arguments.unwrap_or_default();
-        let (state, responses) = (request.request_state.as_deref(), request.input_responses);
-        let begun = rounds::begin(
-            &self.shared,
-            &context,
-            ("tools/call", &request.name),
-            &arguments,
-            state,
-            responses,
-        )?;
-        let in_rounds = begun.as_ref().map(|begun| begun.request(&context));
-        let via: &dyn Request = match &in_rounds {
-            Some(in_rounds) => in_rounds,
-            None => &context,
-        };
-        let outcome = self.run_tool(&request.name, arguments, Some(via)).await;
-        respond(self, outcome, begun.as_ref(), &request.name, &context)
+        self.piped("tools/call", request, context, call_tool).await
     }
 
     async fn get_task(
@@ -104,7 +74,17 @@ impl ServerHandler for ToolServer {
         request: GetTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, ErrorData> {
-        tasks::get(self, self.tasks()?, request, &tasks::Asker::of(&context)).await
+        let method = "tasks/get";
+        self.piped(
+            method,
+            request,
+            context,
+            async |server, request, context| {
+                let asker = tasks::Asker::of(&context);
+                tasks::get(&server, server.tasks()?, request, &asker).await
+            },
+        )
+        .await
     }
 
     async fn update_task(
@@ -112,7 +92,17 @@ impl ServerHandler for ToolServer {
         request: UpdateTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        tasks::update(self, self.tasks()?, request, &tasks::Asker::of(&context)).await
+        let method = "tasks/update";
+        self.piped(
+            method,
+            request,
+            context,
+            async |server, request, context| {
+                let asker = tasks::Asker::of(&context);
+                tasks::update(&server, server.tasks()?, request, &asker).await
+            },
+        )
+        .await
     }
 
     async fn cancel_task(
@@ -120,7 +110,17 @@ impl ServerHandler for ToolServer {
         request: CancelTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        tasks::cancel(self, self.tasks()?, request, &tasks::Asker::of(&context)).await
+        let method = "tasks/cancel";
+        self.piped(
+            method,
+            request,
+            context,
+            async |server, request, context| {
+                let asker = tasks::Asker::of(&context);
+                tasks::cancel(&server, server.tasks()?, request, &asker).await
+            },
+        )
+        .await
     }
 
     // A request rmcp did not recognise: a known method whose `params` it could not
@@ -141,19 +141,8 @@ impl ServerHandler for ToolServer {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        one_page(request.as_ref())?;
-        if self.shared.catalog.prompts.is_empty() {
-            return Err(ErrorData::method_not_found::<ListPromptsRequestMethod>());
-        }
-        let listings = listings::listings(&self.shared.catalog);
-        let prompts = match self.lister(&context) {
-            Some(caller) => {
-                let entries = self.shared.catalog.prompts.entries();
-                permitted(&listings.prompts, entries.map(|e| e.spec().scopes), &caller)
-            }
-            None => listings.prompts.clone(),
-        };
-        Ok(ListPromptsResult::with_all_items(prompts))
+        self.piped("prompts/list", request, context, list_prompts)
+            .await
     }
 
     async fn get_prompt(
@@ -161,29 +150,8 @@ impl ServerHandler for ToolServer {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        let catalog = &self.shared.catalog;
-        let arguments = request.arguments.unwrap_or_default();
-        let (state, responses) = (request.request_state.as_deref(), request.input_responses);
-        let begun = rounds::begin(
-            &self.shared,
-            &context,
-            ("prompts/get", &request.name),
-            &arguments,
-            state,
-            responses,
-        )?;
-        let in_rounds = begun.as_ref().map(|begun| begun.request(&context));
-        let via: &dyn Request = match &in_rounds {
-            Some(in_rounds) => in_rounds,
-            None => &context,
-        };
-        let result = catalog
-            .get_prompt(&request.name, arguments, self.scope(Some(via)))
-            .await;
-        if let Some(begun) = begun.as_ref().filter(|begun| begun.suspended()) {
-            return Ok(begun.input_required(&self.shared)?.into());
-        }
-        Ok(bridge::get_prompt_result(result.map_err(bridge::error_data)?).into())
+        self.piped("prompts/get", request, context, get_prompt)
+            .await
     }
 
     async fn list_resources(
@@ -191,23 +159,8 @@ impl ServerHandler for ToolServer {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        one_page(request.as_ref())?;
-        if self.shared.catalog.resources.is_empty() {
-            return Err(ErrorData::method_not_found::<ListResourcesRequestMethod>());
-        }
-        let listings = listings::listings(&self.shared.catalog);
-        let resources = match self.lister(&context) {
-            Some(caller) => {
-                let entries = self.shared.catalog.resources.fixed_entries();
-                permitted(
-                    &listings.resources,
-                    entries.map(|e| e.spec().scopes),
-                    &caller,
-                )
-            }
-            None => listings.resources.clone(),
-        };
-        Ok(ListResourcesResult::with_all_items(resources))
+        self.piped("resources/list", request, context, list_resources)
+            .await
     }
 
     async fn list_resource_templates(
@@ -215,25 +168,13 @@ impl ServerHandler for ToolServer {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        one_page(request.as_ref())?;
-        if self.shared.catalog.resources.is_empty() {
-            return Err(ErrorData::method_not_found::<
-                ListResourceTemplatesRequestMethod,
-            >());
-        }
-        let listings = listings::listings(&self.shared.catalog);
-        let templates = match self.lister(&context) {
-            Some(caller) => {
-                let entries = self.shared.catalog.resources.template_entries();
-                permitted(
-                    &listings.templates,
-                    entries.map(|e| e.spec().scopes),
-                    &caller,
-                )
-            }
-            None => listings.templates.clone(),
-        };
-        Ok(ListResourceTemplatesResult::with_all_items(templates))
+        self.piped(
+            "resources/templates/list",
+            request,
+            context,
+            list_resource_templates,
+        )
+        .await
     }
 
     async fn read_resource(
@@ -241,27 +182,8 @@ impl ServerHandler for ToolServer {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let (state, responses) = (request.request_state.as_deref(), request.input_responses);
-        let none = serde_json::Map::new();
-        let begun = rounds::begin(
-            &self.shared,
-            &context,
-            ("resources/read", &request.uri),
-            &none,
-            state,
-            responses,
-        )?;
-        let in_rounds = begun.as_ref().map(|begun| begun.request(&context));
-        let via: &dyn Request = match &in_rounds {
-            Some(in_rounds) => in_rounds,
-            None => &context,
-        };
-        let read = (self.shared.catalog).read(&request.uri, self.scope(Some(via)));
-        let read = read.await;
-        if let Some(begun) = begun.as_ref().filter(|begun| begun.suspended()) {
-            return Ok(begun.input_required(&self.shared)?.into());
-        }
-        Ok(bridge::read_result(read.map_err(bridge::error_data)?).into())
+        self.piped("resources/read", request, context, read_resource)
+            .await
     }
 
     #[allow(deprecated)] // Protocols before 2026-07-28 subscribe this way.
@@ -270,19 +192,18 @@ impl ServerHandler for ToolServer {
         request: SubscribeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        let listener = Arc::new(PeerListener(context.peer));
-        (self.shared.catalog).subscribe(request.uri, self.session, listener);
-        Ok(())
+        self.piped("resources/subscribe", request, context, subscribe)
+            .await
     }
 
     #[allow(deprecated)]
     async fn unsubscribe(
         &self,
         request: UnsubscribeRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        (self.shared.catalog).unsubscribe(&request.uri, self.session);
-        Ok(())
+        self.piped("resources/unsubscribe", request, context, unsubscribe)
+            .await
     }
 
     fn accepted_subscription_filter(
@@ -305,30 +226,246 @@ impl ServerHandler for ToolServer {
     async fn complete(
         &self,
         request: CompleteRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, ErrorData> {
-        let argument = &request.argument;
-        let reference = match &request.r#ref {
-            Reference::Prompt(prompt) => catalog::Reference::Prompt(&prompt.name),
-            Reference::Resource(template) => catalog::Reference::Resource(&template.uri),
-            // A kind of reference this version does not know: nothing to suggest.
-            _ => return Ok(bridge::complete_result(Default::default())),
-        };
-        let completion = (self.shared.catalog).complete(reference, &argument.name, &argument.value);
-        Ok(bridge::complete_result(
-            completion.map_err(bridge::error_data)?,
-        ))
+        self.piped("completion/complete", request, context, complete)
+            .await
     }
 
     #[allow(deprecated)] // SEP-2577: logging stays for clients of earlier protocols.
     async fn set_level(
         &self,
         request: SetLevelRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.log_filter.set(bridge::log_level(request.level));
-        Ok(())
+        self.piped("logging/setLevel", request, context, set_level)
+            .await
     }
+}
+
+async fn list_tools(
+    server: ToolServer,
+    request: Option<PaginatedRequestParams>,
+    context: RequestContext<RoleServer>,
+) -> Result<ListToolsResult, ErrorData> {
+    one_page(request.as_ref())?;
+    let listed = server.shared.list.listed();
+    let tools = listings::tools(&listed);
+    let tools = match server.lister(&context) {
+        Some(caller) => permitted(
+            &tools,
+            listed.infos().iter().map(|info| &info.scopes[..]),
+            &caller,
+        ),
+        None => Vec::clone(&tools),
+    };
+    Ok(ListToolsResult::with_all_items(tools))
+}
+
+async fn call_tool(
+    server: ToolServer,
+    mut request: CallToolRequestParams,
+    context: RequestContext<RoleServer>,
+) -> Result<CallToolResponse, ErrorData> {
+    if let Some(tasks) = &server.shared.tasks
+        && let Some(response) = tasks::call(&server, tasks, &mut request, &context).await
+    {
+        return response;
+    }
+    let arguments = request.arguments.unwrap_or_default();
+    let (state, responses) = (request.request_state.as_deref(), request.input_responses);
+    let begun = rounds::begin(
+        &server.shared,
+        &context,
+        ("tools/call", &request.name),
+        &arguments,
+        state,
+        responses,
+    )?;
+    let in_rounds = begun.as_ref().map(|begun| begun.request(&context));
+    let via: &dyn Request = match &in_rounds {
+        Some(in_rounds) => in_rounds,
+        None => &context,
+    };
+    let outcome = server.run_tool(&request.name, arguments, Some(via)).await;
+    respond(&server, outcome, begun.as_ref(), &request.name, &context)
+}
+
+async fn list_prompts(
+    server: ToolServer,
+    request: Option<PaginatedRequestParams>,
+    context: RequestContext<RoleServer>,
+) -> Result<ListPromptsResult, ErrorData> {
+    one_page(request.as_ref())?;
+    if server.shared.catalog.prompts.is_empty() {
+        return Err(ErrorData::method_not_found::<ListPromptsRequestMethod>());
+    }
+    let listings = listings::listings(&server.shared.catalog);
+    let prompts = match server.lister(&context) {
+        Some(caller) => {
+            let entries = server.shared.catalog.prompts.entries();
+            permitted(&listings.prompts, entries.map(|e| e.spec().scopes), &caller)
+        }
+        None => listings.prompts.clone(),
+    };
+    Ok(ListPromptsResult::with_all_items(prompts))
+}
+
+async fn get_prompt(
+    server: ToolServer,
+    request: GetPromptRequestParams,
+    context: RequestContext<RoleServer>,
+) -> Result<GetPromptResponse, ErrorData> {
+    let catalog = &server.shared.catalog;
+    let arguments = request.arguments.unwrap_or_default();
+    let (state, responses) = (request.request_state.as_deref(), request.input_responses);
+    let begun = rounds::begin(
+        &server.shared,
+        &context,
+        ("prompts/get", &request.name),
+        &arguments,
+        state,
+        responses,
+    )?;
+    let in_rounds = begun.as_ref().map(|begun| begun.request(&context));
+    let via: &dyn Request = match &in_rounds {
+        Some(in_rounds) => in_rounds,
+        None => &context,
+    };
+    let result = catalog
+        .get_prompt(&request.name, arguments, server.scope(Some(via)))
+        .await;
+    if let Some(begun) = begun.as_ref().filter(|begun| begun.suspended()) {
+        return Ok(begun.input_required(&server.shared)?.into());
+    }
+    Ok(bridge::get_prompt_result(result.map_err(bridge::error_data)?).into())
+}
+
+async fn list_resources(
+    server: ToolServer,
+    request: Option<PaginatedRequestParams>,
+    context: RequestContext<RoleServer>,
+) -> Result<ListResourcesResult, ErrorData> {
+    one_page(request.as_ref())?;
+    if server.shared.catalog.resources.is_empty() {
+        return Err(ErrorData::method_not_found::<ListResourcesRequestMethod>());
+    }
+    let listings = listings::listings(&server.shared.catalog);
+    let resources = match server.lister(&context) {
+        Some(caller) => {
+            let entries = server.shared.catalog.resources.fixed_entries();
+            permitted(
+                &listings.resources,
+                entries.map(|e| e.spec().scopes),
+                &caller,
+            )
+        }
+        None => listings.resources.clone(),
+    };
+    Ok(ListResourcesResult::with_all_items(resources))
+}
+
+async fn list_resource_templates(
+    server: ToolServer,
+    request: Option<PaginatedRequestParams>,
+    context: RequestContext<RoleServer>,
+) -> Result<ListResourceTemplatesResult, ErrorData> {
+    one_page(request.as_ref())?;
+    if server.shared.catalog.resources.is_empty() {
+        return Err(ErrorData::method_not_found::<
+            ListResourceTemplatesRequestMethod,
+        >());
+    }
+    let listings = listings::listings(&server.shared.catalog);
+    let templates = match server.lister(&context) {
+        Some(caller) => {
+            let entries = server.shared.catalog.resources.template_entries();
+            permitted(
+                &listings.templates,
+                entries.map(|e| e.spec().scopes),
+                &caller,
+            )
+        }
+        None => listings.templates.clone(),
+    };
+    Ok(ListResourceTemplatesResult::with_all_items(templates))
+}
+
+async fn read_resource(
+    server: ToolServer,
+    request: ReadResourceRequestParams,
+    context: RequestContext<RoleServer>,
+) -> Result<ReadResourceResponse, ErrorData> {
+    let (state, responses) = (request.request_state.as_deref(), request.input_responses);
+    let none = serde_json::Map::new();
+    let begun = rounds::begin(
+        &server.shared,
+        &context,
+        ("resources/read", &request.uri),
+        &none,
+        state,
+        responses,
+    )?;
+    let in_rounds = begun.as_ref().map(|begun| begun.request(&context));
+    let via: &dyn Request = match &in_rounds {
+        Some(in_rounds) => in_rounds,
+        None => &context,
+    };
+    let read = (server.shared.catalog).read(&request.uri, server.scope(Some(via)));
+    let read = read.await;
+    if let Some(begun) = begun.as_ref().filter(|begun| begun.suspended()) {
+        return Ok(begun.input_required(&server.shared)?.into());
+    }
+    Ok(bridge::read_result(read.map_err(bridge::error_data)?).into())
+}
+
+#[allow(deprecated)] // Protocols before 2026-07-28 subscribe this way.
+async fn subscribe(
+    server: ToolServer,
+    request: SubscribeRequestParams,
+    context: RequestContext<RoleServer>,
+) -> Result<(), ErrorData> {
+    let listener = Arc::new(PeerListener(context.peer));
+    (server.shared.catalog).subscribe(request.uri, server.session, listener);
+    Ok(())
+}
+
+#[allow(deprecated)]
+async fn unsubscribe(
+    server: ToolServer,
+    request: UnsubscribeRequestParams,
+    _context: RequestContext<RoleServer>,
+) -> Result<(), ErrorData> {
+    (server.shared.catalog).unsubscribe(&request.uri, server.session);
+    Ok(())
+}
+
+async fn complete(
+    server: ToolServer,
+    request: CompleteRequestParams,
+    _context: RequestContext<RoleServer>,
+) -> Result<CompleteResult, ErrorData> {
+    let argument = &request.argument;
+    let reference = match &request.r#ref {
+        Reference::Prompt(prompt) => catalog::Reference::Prompt(&prompt.name),
+        Reference::Resource(template) => catalog::Reference::Resource(&template.uri),
+        // A kind of reference this version does not know: nothing to suggest.
+        _ => return Ok(bridge::complete_result(Default::default())),
+    };
+    let completion = (server.shared.catalog).complete(reference, &argument.name, &argument.value);
+    Ok(bridge::complete_result(
+        completion.map_err(bridge::error_data)?,
+    ))
+}
+
+#[allow(deprecated)] // SEP-2577: logging stays for clients of earlier protocols.
+async fn set_level(
+    server: ToolServer,
+    request: SetLevelRequestParams,
+    _context: RequestContext<RoleServer>,
+) -> Result<(), ErrorData> {
+    server.log_filter.set(bridge::log_level(request.level));
+    Ok(())
 }
 
 /// Refuses a cursor: every list is sent in one page.

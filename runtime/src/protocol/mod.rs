@@ -14,6 +14,7 @@ pub(crate) mod http;
 pub(crate) mod lines;
 pub(crate) mod listeners;
 pub(crate) mod listings;
+pub(crate) mod piped;
 pub(crate) mod rounds;
 pub(crate) mod session;
 pub(crate) mod stdio;

@@ -38,6 +38,10 @@ impl Request for RequestContext<RoleServer> {
     }
 }
 
+/// The header that names a request's HTTP session.
+#[cfg(feature = "http")]
+pub(crate) const SESSION_ID_HEADER: &str = "mcp-session-id";
+
 /// The caller of an HTTP request whose token the endpoint verified: rmcp keeps the
 /// request's parts in the context, where the endpoint put the caller.
 pub(crate) fn auth(context: &RequestContext<RoleServer>) -> Option<Arc<Auth>> {
@@ -64,9 +68,7 @@ pub(crate) fn owner(context: &RequestContext<RoleServer>) -> Option<Owner> {
     #[cfg(feature = "http")]
     {
         let parts = context.extensions.get::<http::request::Parts>()?;
-        let session = parts
-            .headers
-            .get(crate::protocol::http::SESSION_ID_HEADER)?;
+        let session = parts.headers.get(SESSION_ID_HEADER)?;
         Some(Owner::session(session.to_str().ok()?))
     }
     #[cfg(not(feature = "http"))]

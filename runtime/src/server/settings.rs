@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use crate::call::state::StateMap;
 use crate::outcome::failure_report::Detail;
+use crate::server::pipeline::Layers;
 use crate::server::tasks::TaskSettings;
 
 /// How a built server serves its tools: what [`Server`](crate::Server)'s options set, handed to
@@ -18,6 +19,8 @@ pub(crate) struct Settings {
     pub(crate) rounds: Rounds,
     pub(crate) tasks: TaskSettings,
     pub(crate) state: StateMap,
+    /// The users' layers of the request pipeline, outermost first.
+    pub(crate) layers: Layers,
     #[cfg(feature = "http")]
     pub(crate) http: HttpOptions,
 }

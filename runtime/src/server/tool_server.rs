@@ -25,6 +25,7 @@ use crate::registry::tool::ToolEntry;
 use crate::server::catalog::Catalog;
 use crate::server::driver;
 use crate::server::invoke::Scope;
+use crate::server::pipeline::Layers;
 #[cfg(feature = "http")]
 use crate::server::settings::HttpOptions;
 use crate::server::settings::{Limits, Rounds, Settings};
@@ -78,6 +79,8 @@ pub(crate) struct Shared {
     pub(crate) seal: Derived,
     /// The server's tasks, when it serves them.
     pub(crate) tasks: Option<Arc<Tasks>>,
+    /// The request pipeline's layers; empty, it is skipped.
+    pub(crate) layers: Layers,
     #[cfg(feature = "http")]
     http: HttpOptions,
 }
@@ -109,6 +112,7 @@ impl ToolServer {
                 rounds: settings.rounds,
                 seal: Derived::default(),
                 tasks: (settings.tasks.enabled).then(|| Arc::new(Tasks::new(settings.tasks))),
+                layers: settings.layers,
                 #[cfg(feature = "http")]
                 http: settings.http,
             }),

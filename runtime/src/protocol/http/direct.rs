@@ -28,15 +28,18 @@ use http::request::Parts;
 use http::{HeaderMap, Response, StatusCode, header};
 use http_body_util::{BodyExt as _, Full};
 use rmcp::model::{
-    ClientJsonRpcMessage, ClientRequest, JsonRpcRequest, ProtocolVersion, RequestMetaObject,
-    ServerJsonRpcMessage, ServerResult,
+    CallToolResponse, ClientJsonRpcMessage, ClientRequest, JsonRpcRequest, ProtocolVersion,
+    RequestMetaObject, ServerJsonRpcMessage, ServerResult,
 };
 use tokio_util::sync::CancellationToken;
 
 use super::Boxed;
+use crate::model::{Auth, RequestId};
 use crate::protocol::bridge;
+use crate::protocol::piped::Origin;
 use crate::protocol::wire::{self, Inbound};
-use crate::server::tool_server::{Answer, Refusal, ToolServer};
+use crate::server::pipeline::Transport;
+use crate::server::tool_server::{Refusal, ToolServer};
 
 /// The method answered here, as a request's body spells it.
 const CALL: &[u8] = b"\"tools/call\"";
@@ -81,7 +84,12 @@ impl Direct {
     }
 
     /// The response to `body`, when it is a `tools/call` answered here.
-    pub(super) async fn answer(&self, server: &ToolServer, body: &[u8]) -> Option<Response<Boxed>> {
+    pub(super) async fn answer(
+        &self,
+        server: &ToolServer,
+        body: &[u8],
+        parts: &Parts,
+    ) -> Option<Response<Boxed>> {
         // Any other message is left to rmcp undecoded; one that spells its method with
         // escapes is too.
         if !body.windows(CALL.len()).any(|window| window == CALL) {
@@ -96,48 +104,62 @@ impl Direct {
         };
         let ClientJsonRpcMessage::Request(JsonRpcRequest {
             id,
-            request: ClientRequest::CallToolRequest(call),
+            request: ClientRequest::CallToolRequest(mut call),
             ..
         }) = *message
         else {
             return None;
         };
         // rmcp keeps a request's `_meta` among its extensions.
-        let own_version = (call.extensions.get::<RequestMetaObject>())
-            .is_some_and(|meta| meta.0.0.contains_key(PROTOCOL_VERSION_KEY));
-        let params = call.params;
-        if own_version {
+        let meta = call.extensions.remove::<RequestMetaObject>();
+        if (meta.as_ref()).is_some_and(|meta| meta.0.0.contains_key(PROTOCOL_VERSION_KEY)) {
             return None;
         }
-        // The tool found here is the one that runs, even if the list changes meanwhile.
-        let tool = server.find(&params.name);
-        if tool.as_ref().is_some_and(|tool| !tool.reply_only()) {
+        if (server.find(&call.params.name)).is_some_and(|tool| !tool.reply_only()) {
             return None;
         }
-        tracing::trace!(tool = %params.name, "a stateless tools/call answered directly");
-        let outcome = match tool {
-            Some(tool) => {
-                let arguments = params.arguments.unwrap_or_default();
-                let running = server.run_found(tool, arguments, None);
-                tokio::select! {
-                    outcome = running => outcome,
-                    () = self.stop.cancelled() => return Some(stopped()),
-                }
-            }
-            None => Err(Refusal::Call(server.unknown_tool(&params.name))),
+        tracing::trace!(tool = %call.params.name, "a stateless tools/call answered directly");
+        let origin = Stateless {
+            id: bridge::request_id(&id),
+            meta: meta.map(|meta| meta.0.0).unwrap_or_default(),
+            protocol_version: (parts.headers.get("mcp-protocol-version"))
+                .and_then(|version| version.to_str().ok().map(str::to_owned)),
+            client_address: client_address(parts),
         };
-        let message = match outcome {
-            Ok(answer) => reply(answer, id),
-            Err(Refusal::Call(error)) => {
-                ServerJsonRpcMessage::error(bridge::error_data(error), Some(id))
-            }
-            // A call made without a request is never cancelled, asks nothing in rounds
-            // and does not run as a task: none of these reaches here, and the tool has
-            // run, so the request is not handed on.
-            Err(_) => {
-                let error = rmcp::model::ErrorData::internal_error("the call was refused", None);
-                ServerJsonRpcMessage::error(error, Some(id))
-            }
+        let running = server.piped(
+            "tools/call",
+            call.params,
+            origin,
+            async |server, params, _| {
+                // Found again past the pipeline: a tool added since in its place runs without a
+                // session, as `ToolServer::call` runs one.
+                let outcome = match server.find(&params.name) {
+                    Some(tool) => {
+                        let arguments = params.arguments.unwrap_or_default();
+                        server.run_found(tool, arguments, None).await
+                    }
+                    None => Err(Refusal::Call(server.unknown_tool(&params.name))),
+                };
+                match outcome {
+                    Ok(answer) => Ok(bridge::call_result(answer).into()),
+                    Err(Refusal::Call(error)) => Err(bridge::error_data(error)),
+                    // A call made without a request is never cancelled, asks nothing in rounds
+                    // and does not run as a task: none of these reaches here, and the tool has
+                    // run, so the request is not handed on.
+                    Err(_) => Err(rmcp::model::ErrorData::internal_error(
+                        "the call was refused",
+                        None,
+                    )),
+                }
+            },
+        );
+        let answered = tokio::select! {
+            answered = running => answered,
+            () = self.stop.cancelled() => return Some(stopped()),
+        };
+        let message = match answered {
+            Ok(response) => reply(response, id),
+            Err(error) => ServerJsonRpcMessage::error(error, Some(id)),
         };
         Some(json(&message))
     }
@@ -163,6 +185,50 @@ impl Direct {
             *allowed == host && allowed_port.is_none_or(|p| Some(p) == port)
         })
     }
+}
+
+/// A stateless request answered here, as the pipeline reads it: no session, and no
+/// caller, as this path serves only a server without authorization.
+struct Stateless {
+    id: RequestId,
+    meta: serde_json::Map<String, serde_json::Value>,
+    protocol_version: Option<String>,
+    client_address: Option<std::net::SocketAddr>,
+}
+
+impl Origin for Stateless {
+    fn session(&self) -> Option<&str> {
+        None
+    }
+
+    fn protocol_version(&self) -> Option<String> {
+        self.protocol_version.clone()
+    }
+
+    fn id(&self) -> RequestId {
+        self.id.clone()
+    }
+
+    fn transport(&self) -> Transport {
+        Transport::Http
+    }
+
+    fn caller(&self) -> Option<std::sync::Arc<Auth>> {
+        None
+    }
+
+    fn meta(&self) -> serde_json::Map<String, serde_json::Value> {
+        self.meta.clone()
+    }
+
+    fn client_address(&self) -> Option<std::net::SocketAddr> {
+        self.client_address
+    }
+}
+
+fn client_address(parts: &Parts) -> Option<std::net::SocketAddr> {
+    let info = (parts.extensions).get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()?;
+    Some(info.0)
 }
 
 /// An allowed host as `rmcp` reads it: an authority, or else a bare host name.
@@ -219,9 +285,8 @@ fn before_request_lifecycle(headers: &HeaderMap) -> bool {
 /// The reply to a call that was answered, as `rmcp`'s handler makes it for a client on
 /// a protocol before 2026-07-28: without `resultType`, and with structured content that
 /// is not an object moved into the text.
-fn reply(answer: Answer, id: rmcp::model::RequestId) -> ServerJsonRpcMessage {
-    let result: rmcp::model::CallToolResponse = bridge::call_result(answer).into();
-    let mut result = ServerResult::from(result);
+fn reply(response: CallToolResponse, id: rmcp::model::RequestId) -> ServerJsonRpcMessage {
+    let mut result = ServerResult::from(response);
     result.strip_result_type_for_legacy_peer();
     result.strip_non_object_output_for_legacy_peer();
     ServerJsonRpcMessage::response(result, id)

@@ -29,8 +29,7 @@ use crate::protocol::wire::{self, Inbound};
 use crate::server::tool_server::ToolServer;
 use sessions::BoundedSessions;
 
-/// The header that names a request's session.
-pub(crate) const SESSION_ID_HEADER: &str = "mcp-session-id";
+pub(crate) use crate::protocol::session::SESSION_ID_HEADER;
 
 mod direct;
 mod guard;
@@ -234,7 +233,7 @@ impl HttpService {
         if let Some(direct) = &self.direct
             && direct.admits(&parts)
             // Boxed, as rmcp's answer is below, to keep this future small.
-            && let Some(response) = Box::pin(direct.answer(&self.server, &bytes)).await
+            && let Some(response) = Box::pin(direct.answer(&self.server, &bytes, &parts)).await
         {
             return answered(response, answering);
         }

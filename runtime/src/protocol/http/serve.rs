@@ -143,14 +143,20 @@ impl Connections {
                 () = draining.cancelled() => return,
             };
             match accepted {
-                Ok((tcp, _)) => self.serve(tcp, slot, draining.clone()),
+                Ok((tcp, address)) => self.serve(tcp, address, slot, draining.clone()),
                 Err(error) => refused(error).await,
             }
         }
     }
 
     /// Serves one connection on a task of its own, which holds `slot` until it closes.
-    fn serve(&self, tcp: TcpStream, slot: OwnedSemaphorePermit, draining: CancellationToken) {
+    fn serve(
+        &self,
+        tcp: TcpStream,
+        address: std::net::SocketAddr,
+        slot: OwnedSemaphorePermit,
+        draining: CancellationToken,
+    ) {
         // A reply written in two pieces is not held back for the client's delayed ACK.
         if let Err(error) = tcp.set_nodelay(true) {
             tracing::debug!(%error, "could not set TCP_NODELAY on a connection");
@@ -159,7 +165,12 @@ impl Connections {
         builder
             .timer(TokioTimer::new())
             .header_read_timeout(self.header_read_timeout);
-        let service = TowerToHyperService::new(self.app.clone());
+        // The client's address, where axum's `ConnectInfo` puts it, for the pipeline.
+        let app = self
+            .app
+            .clone()
+            .layer(axum::Extension(axum::extract::ConnectInfo(address)));
+        let service = TowerToHyperService::new(app);
         self.open.spawn(async move {
             let _slot = slot;
             let connection = builder.serve_connection(TokioIo::new(tcp), service);

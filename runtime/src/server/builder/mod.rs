@@ -19,6 +19,7 @@ mod authorization;
 mod checks;
 #[cfg(feature = "http")]
 mod http;
+mod layers;
 mod tasks;
 
 use checks::{check_states, check_unique};

@@ -1,0 +1,403 @@
+//! Each request rmcp hands the handler, through the request pipeline: made into the
+//! pipeline's [`Request`] (only when a layer is there to read it), traced, answered, and
+//! the answer turned back into rmcp's reply.
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use rmcp::RoleServer;
+use rmcp::model::ContentBlock;
+#[allow(deprecated)] // `SetLevelRequestParams`: see the handler's `set_level`.
+use rmcp::model::SetLevelRequestParams;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams,
+    CompleteRequestParams, CompleteResult, CustomRequest, CustomResult, ErrorCode, ErrorData,
+    GetPromptRequestParams, GetPromptResponse, GetTaskParams, GetTaskResult, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, Reference, ServerResult,
+    SubscribeRequestParams, UnsubscribeRequestParams, UpdateTaskParams,
+};
+use rmcp::service::{NotificationContext, RequestContext};
+use serde_json::{Map, Value};
+use tracing::Instrument as _;
+
+use crate::model::{Auth, RequestId};
+use crate::protocol::{bridge, session};
+use crate::server::pipeline::telemetry::{self, Failure, Head};
+use crate::server::pipeline::{Body, ErrorReply, Reply, Request, Response, Transport};
+use crate::server::tool_server::ToolServer;
+
+/// What the pipeline reads of a request's parameters: its target, its arguments.
+pub(crate) trait Params: Send + 'static {
+    fn target(&self) -> Option<&str> {
+        None
+    }
+
+    /// The arguments, lent to the pipeline's request until the handler is reached.
+    fn take_arguments(&mut self) -> Option<Map<String, Value>> {
+        None
+    }
+
+    fn put_arguments(&mut self, _arguments: Option<Map<String, Value>>) {}
+}
+
+impl Params for CallToolRequestParams {
+    fn target(&self) -> Option<&str> {
+        Some(&self.name)
+    }
+
+    fn take_arguments(&mut self) -> Option<Map<String, Value>> {
+        self.arguments.take()
+    }
+
+    fn put_arguments(&mut self, arguments: Option<Map<String, Value>>) {
+        self.arguments = arguments;
+    }
+}
+
+impl Params for GetPromptRequestParams {
+    fn target(&self) -> Option<&str> {
+        Some(&self.name)
+    }
+
+    fn take_arguments(&mut self) -> Option<Map<String, Value>> {
+        self.arguments.take()
+    }
+
+    fn put_arguments(&mut self, arguments: Option<Map<String, Value>>) {
+        self.arguments = arguments;
+    }
+}
+
+/// Parameters whose target is one field.
+macro_rules! targets {
+    ($($params:ty => $field:ident),* $(,)?) => {$(
+        impl Params for $params {
+            fn target(&self) -> Option<&str> {
+                Some(&self.$field)
+            }
+        }
+    )*};
+}
+
+targets! {
+    ReadResourceRequestParams => uri,
+    GetTaskParams => task_id,
+    UpdateTaskParams => task_id,
+    CancelTaskParams => task_id,
+}
+
+#[allow(deprecated)] // Protocols before 2026-07-28 subscribe this way.
+mod subscriptions {
+    use super::{Params, SubscribeRequestParams, UnsubscribeRequestParams};
+
+    targets! {
+        SubscribeRequestParams => uri,
+        UnsubscribeRequestParams => uri,
+    }
+}
+
+impl Params for CompleteRequestParams {
+    fn target(&self) -> Option<&str> {
+        match &self.r#ref {
+            Reference::Prompt(prompt) => Some(&prompt.name),
+            Reference::Resource(template) => Some(&template.uri),
+            _ => None,
+        }
+    }
+}
+
+impl Params for Option<PaginatedRequestParams> {}
+#[allow(deprecated)]
+impl Params for SetLevelRequestParams {}
+impl Params for CustomRequest {}
+impl Params for () {}
+
+/// A handler's answer, which a layer may read and replace.
+pub(crate) trait Answer: Reply + Sized {
+    /// The answer a layer's tool error gives: a tool call's result; for any other
+    /// method, a JSON-RPC error with its text.
+    fn from_tool_error(text: String) -> Result<Self, ErrorData> {
+        Err(ErrorData::internal_error(text, None))
+    }
+}
+
+/// Answers that are never a tool error.
+macro_rules! answers {
+    ($($answer:ty),* $(,)?) => {$(
+        impl Reply for $answer {
+            fn json(&self) -> Value {
+                serde_json::to_value(ServerResult::from(self.clone())).unwrap_or(Value::Null)
+            }
+        }
+        impl Answer for $answer {}
+    )*};
+}
+
+answers! {
+    ListToolsResult, GetTaskResult, CustomResult, ListPromptsResult, GetPromptResponse,
+    ListResourcesResult, ListResourceTemplatesResult, ReadResourceResponse, CompleteResult,
+}
+
+impl Reply for () {
+    fn json(&self) -> Value {
+        Value::Object(Map::new())
+    }
+}
+
+impl Answer for () {}
+
+impl Reply for CallToolResponse {
+    fn json(&self) -> Value {
+        serde_json::to_value(ServerResult::from(self.clone())).unwrap_or(Value::Null)
+    }
+
+    fn tool_error(&self) -> Option<String> {
+        let CallToolResponse::Complete(result) = self else {
+            return None;
+        };
+        if result.is_error != Some(true) {
+            return None;
+        }
+        let text = (result.content.iter()).find_map(|content| match content {
+            ContentBlock::Text(text) => Some(text.text.clone()),
+            _ => None,
+        });
+        Some(text.unwrap_or_default())
+    }
+}
+
+impl Answer for CallToolResponse {
+    fn from_tool_error(text: String) -> Result<Self, ErrorData> {
+        Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into())
+    }
+}
+
+/// Where a request came from, as the pipeline and the span read it.
+pub(crate) trait Origin: Send + 'static {
+    fn session(&self) -> Option<&str>;
+    fn protocol_version(&self) -> Option<String>;
+    fn id(&self) -> RequestId;
+    fn transport(&self) -> Transport;
+    fn caller(&self) -> Option<Arc<Auth>>;
+    fn meta(&self) -> Map<String, Value>;
+    fn client_address(&self) -> Option<SocketAddr>;
+}
+
+impl Origin for RequestContext<RoleServer> {
+    fn session(&self) -> Option<&str> {
+        http_session(&self.extensions)
+    }
+
+    fn protocol_version(&self) -> Option<String> {
+        RequestContext::protocol_version(self).map(|v| v.as_str().to_owned())
+    }
+
+    fn id(&self) -> RequestId {
+        bridge::request_id(&self.id)
+    }
+
+    fn transport(&self) -> Transport {
+        transport(&self.extensions)
+    }
+
+    fn caller(&self) -> Option<Arc<Auth>> {
+        session::auth(self)
+    }
+
+    fn meta(&self) -> Map<String, Value> {
+        self.meta.0.0.clone()
+    }
+
+    fn client_address(&self) -> Option<SocketAddr> {
+        client_address(&self.extensions)
+    }
+}
+
+impl ToolServer {
+    /// Answers a request of `method` with `answer`, through the pipeline's layers when the
+    /// server has any, in the request's span.
+    pub(crate) async fn piped<P, C, T, F>(
+        &self,
+        method: &'static str,
+        mut params: P,
+        context: C,
+        answer: impl FnOnce(ToolServer, P, C) -> F + Send + 'static,
+    ) -> Result<T, ErrorData>
+    where
+        P: Params,
+        C: Origin,
+        T: Answer,
+        F: Future<Output = Result<T, ErrorData>> + Send + 'static,
+    {
+        let traced = telemetry::begin(method, || head(params.target(), &context));
+        let span = traced.span.clone();
+        let answered = if self.shared.layers.is_empty() {
+            answer(self.clone(), params, context).instrument(span).await
+        } else {
+            let mut request = request(method, &mut params, &context);
+            let server = self.clone();
+            request.handler = Some(Box::new(move |arguments| {
+                params.put_arguments(arguments);
+                Box::pin(async move { into_response(answer(server, params, context).await) })
+            }));
+            from_response(self.shared.layers.run(request).instrument(span).await)
+        };
+        if traced.listened() {
+            let tool_error = answered.as_ref().ok().and_then(Reply::tool_error);
+            traced.finish(failure(&answered, tool_error.as_deref()));
+        }
+        answered
+    }
+
+    /// Handles a notification of `method` with `handle`, through the pipeline's layers
+    /// when the server has any; one a layer refuses is dropped, as notifications get no
+    /// reply.
+    pub(crate) async fn piped_notification<F>(
+        &self,
+        method: &'static str,
+        context: NotificationContext<RoleServer>,
+        handle: impl FnOnce(ToolServer, NotificationContext<RoleServer>) -> F + Send + 'static,
+    ) where
+        F: Future<Output = ()> + Send + 'static,
+    {
+        if self.shared.layers.is_empty() {
+            return handle(self.clone(), context).await;
+        }
+        let mut request = notification(method, &context);
+        let server = self.clone();
+        request.handler = Some(Box::new(move |_| {
+            Box::pin(async move {
+                handle(server, context).await;
+                Response::reply(())
+            })
+        }));
+        let _ = self.shared.layers.run(request).await;
+    }
+}
+
+/// What the span of a request says of it.
+fn head<'a>(target: Option<&'a str>, origin: &'a impl Origin) -> Head<'a> {
+    Head {
+        target,
+        session: origin.session(),
+        protocol_version: origin.protocol_version(),
+        id: Some(origin.id().to_string()),
+        transport: origin.transport(),
+    }
+}
+
+/// The pipeline's request for a request of rmcp's.
+fn request<P: Params>(method: &'static str, params: &mut P, origin: &impl Origin) -> Request {
+    Request {
+        method,
+        target: params.target().map(str::to_owned),
+        arguments: params.take_arguments().map(Arc::new),
+        caller: origin.caller(),
+        session: origin.session().map(str::to_owned),
+        protocol_version: origin.protocol_version(),
+        transport: origin.transport(),
+        meta: origin.meta(),
+        id: Some(origin.id()),
+        client_address: origin.client_address(),
+        handler: None,
+    }
+}
+
+fn notification(method: &'static str, context: &NotificationContext<RoleServer>) -> Request {
+    Request {
+        method,
+        target: None,
+        arguments: None,
+        caller: None,
+        session: http_session(&context.extensions).map(str::to_owned),
+        protocol_version: None,
+        transport: transport(&context.extensions),
+        meta: context.meta.0.0.clone(),
+        id: None,
+        client_address: client_address(&context.extensions),
+        handler: None,
+    }
+}
+
+fn into_response<T: Answer>(answered: Result<T, ErrorData>) -> Response {
+    match answered {
+        Ok(answer) => Response::reply(answer),
+        Err(error) => Response::from_error(ErrorReply {
+            code: error.code.0,
+            message: error.message.into_owned(),
+            data: error.data,
+        }),
+    }
+}
+
+fn from_response<T: Answer>(response: Response) -> Result<T, ErrorData> {
+    match response.body {
+        Body::Reply(reply) => {
+            let reply: Box<dyn std::any::Any + Send> = reply;
+            reply.downcast::<T>().map(|answer| *answer).map_err(|_| {
+                ErrorData::internal_error("a layer answered with another request's result", None)
+            })
+        }
+        Body::Error(error) => Err(ErrorData::new(
+            ErrorCode(error.code),
+            error.message,
+            error.data,
+        )),
+        Body::ToolError(text) => T::from_tool_error(text),
+    }
+}
+
+fn failure<'a, T>(
+    answered: &'a Result<T, ErrorData>,
+    tool_error: Option<&'a str>,
+) -> Option<Failure<'a>> {
+    match answered {
+        Err(error) => Some(Failure::Error {
+            code: error.code.0,
+            message: &error.message,
+        }),
+        Ok(_) => tool_error.map(Failure::Tool),
+    }
+}
+
+/// The HTTP session a request came in, where there is one.
+pub(crate) fn http_session(extensions: &rmcp::model::Extensions) -> Option<&str> {
+    #[cfg(feature = "http")]
+    {
+        let parts = extensions.get::<http::request::Parts>()?;
+        let session = parts.headers.get(session::SESSION_ID_HEADER)?;
+        session.to_str().ok()
+    }
+    #[cfg(not(feature = "http"))]
+    {
+        let _ = extensions;
+        None
+    }
+}
+
+pub(crate) fn transport(extensions: &rmcp::model::Extensions) -> Transport {
+    #[cfg(feature = "http")]
+    if extensions.get::<http::request::Parts>().is_some() {
+        return Transport::Http;
+    }
+    let _ = extensions;
+    Transport::Stdio
+}
+
+pub(crate) fn client_address(extensions: &rmcp::model::Extensions) -> Option<SocketAddr> {
+    #[cfg(feature = "http")]
+    {
+        let parts = extensions.get::<http::request::Parts>()?;
+        let info = parts
+            .extensions
+            .get::<axum::extract::ConnectInfo<SocketAddr>>()?;
+        Some(info.0)
+    }
+    #[cfg(not(feature = "http"))]
+    {
+        let _ = extensions;
+        None
+    }
+}

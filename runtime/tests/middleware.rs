@@ -1,0 +1,591 @@
+//! The request pipeline: users' layers (tower's own, a `layer_fn`, a `from_fn` closure)
+//! and the built-in ones, on stdio, on HTTP with sessions and on stateless HTTP.
+
+mod common;
+
+use std::sync::{Arc, Mutex};
+use std::task::{Context as TaskContext, Poll};
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use http_body_util::{BodyExt as _, Full};
+use hyper_util::client::legacy::Client;
+use hyper_util::rt::TokioExecutor;
+use mcp_tool::middleware::{
+    self, Audit, BoxError, Inner, Next, RateLimit, RateLimitKey, Request, Response, ResponseLimit,
+};
+use mcp_tool::{Server, mcp_tool};
+use serde_json::{Value, json};
+
+use common::RawClient;
+use common::http::Running;
+
+/// Adds two integers.
+#[mcp_tool]
+async fn add(a: i64, b: i64) -> i64 {
+    a + b
+}
+
+/// Sleeps for `ms` milliseconds.
+#[mcp_tool]
+async fn nap(ms: u64) -> String {
+    tokio::time::sleep(Duration::from_millis(ms)).await;
+    "rested".to_owned()
+}
+
+/// Repeats `text` `times` times.
+#[mcp_tool]
+async fn repeat(text: String, times: usize) -> String {
+    text.repeat(times)
+}
+
+/// Where a request is sent: one stdio session, one HTTP session, or stateless HTTP.
+enum Transport {
+    Stdio(RawClient),
+    Session { running: Running, session: String },
+    Stateless(Running),
+}
+
+impl Transport {
+    async fn stdio(server: Server) -> Self {
+        Transport::Stdio(RawClient::start(server.build().unwrap()).await)
+    }
+
+    async fn session(server: Server) -> Self {
+        let running = Running::start(server.build().unwrap()).await;
+        let initialize = json!({
+            "jsonrpc": "2.0", "id": 0, "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-11-25", "capabilities": {},
+                "clientInfo": {"name": "test", "version": "1"}
+            }
+        });
+        let (status, session, _) = post(&running.url(), None, &initialize).await;
+        assert_eq!(status, 200);
+        let session = session.expect("a session is opened");
+        let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        let (status, _, _) = post(&running.url(), Some(&session), &initialized).await;
+        assert_eq!(status, 202);
+        Transport::Session { running, session }
+    }
+
+    async fn stateless(server: Server) -> Self {
+        Transport::Stateless(Running::start(server.stateless(true).build().unwrap()).await)
+    }
+
+    /// Every transport, each serving what `make` builds.
+    async fn all(make: impl Fn() -> Server) -> Vec<(&'static str, Self)> {
+        vec![
+            ("stdio", Self::stdio(make()).await),
+            ("HTTP session", Self::session(make()).await),
+            ("stateless HTTP", Self::stateless(make()).await),
+        ]
+    }
+
+    /// The reply to a request of `method` with `params`.
+    async fn request(&mut self, id: u64, method: &str, params: Value) -> Value {
+        let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        match self {
+            Transport::Stdio(client) => {
+                client.send(&message.to_string()).await;
+                loop {
+                    let reply = client.receive().await;
+                    if reply["id"] == id {
+                        return reply;
+                    }
+                }
+            }
+            Transport::Session { running, session } => {
+                post(&running.url(), Some(session), &message).await.2
+            }
+            Transport::Stateless(running) => post(&running.url(), None, &message).await.2,
+        }
+    }
+
+    async fn call(&mut self, id: u64, tool: &str, arguments: Value) -> Value {
+        let params = json!({"name": tool, "arguments": arguments});
+        self.request(id, "tools/call", params).await
+    }
+}
+
+/// POSTs `message`: the status, the session the reply names, and the reply (read from
+/// the first event of a stream).
+async fn post(url: &str, session: Option<&str>, message: &Value) -> (u16, Option<String>, Value) {
+    let mut request = http::Request::post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2025-11-25");
+    if let Some(session) = session {
+        request = request.header("mcp-session-id", session);
+    }
+    let request = request
+        .body(Full::new(Bytes::from(message.to_string())))
+        .unwrap();
+    let client = Client::builder(TokioExecutor::new()).build_http();
+    let response = client.request(request).await.expect("the server answers");
+    let status = response.status().as_u16();
+    let session =
+        (response.headers().get("mcp-session-id")).map(|value| value.to_str().unwrap().to_owned());
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    let text = String::from_utf8_lossy(&body);
+    let text = (text.lines())
+        .find_map(|line| {
+            line.strip_prefix("data: ")
+                .filter(|data| data.starts_with('{'))
+        })
+        .unwrap_or(&text);
+    (
+        status,
+        session,
+        serde_json::from_str(text).unwrap_or(Value::Null),
+    )
+}
+
+fn server() -> Server {
+    Server::from_registry("middleware", "1")
+}
+
+#[tokio::test]
+async fn a_from_fn_layer_that_refuses_answers_every_transport_alike() {
+    let closed = || {
+        server().layer(middleware::from_fn(
+            |request: Request, next: Next| async move {
+                match request.target() {
+                    Some("nap") => Response::error(-32042, "napping is closed until 10:00 UTC"),
+                    Some("repeat") => Response::tool_error("repeating is switched off today"),
+                    _ => next.run(request).await,
+                }
+            },
+        ))
+    };
+    let mut answers = Vec::new();
+    for (name, mut transport) in Transport::all(closed).await {
+        let refused = transport.call(1, "nap", json!({"ms": 1})).await;
+        let tool_error = transport
+            .call(2, "repeat", json!({"text": "a", "times": 2}))
+            .await;
+        let served = transport.call(3, "add", json!({"a": 2, "b": 3})).await;
+        assert_eq!(
+            served["result"]["structuredContent"]["result"], 5,
+            "{name}: {served}"
+        );
+        answers.push((name, refused["error"].clone(), tool_error["result"].clone()));
+    }
+    let (_, error, tool_error) = &answers[0];
+    assert_eq!(error["code"], -32042, "{error}");
+    assert_eq!(error["message"], "napping is closed until 10:00 UTC");
+    assert_eq!(tool_error["isError"], true, "{tool_error}");
+    assert_eq!(
+        tool_error["content"][0]["text"],
+        "repeating is switched off today"
+    );
+    for (name, other_error, other_tool_error) in &answers[1..] {
+        assert_eq!(other_error, error, "{name} answers as stdio does");
+        assert_eq!(other_tool_error, tool_error, "{name} answers as stdio does");
+    }
+}
+
+/// A layer of one's own, as `tower::layer::layer_fn` makes it: it records what it sees.
+struct Recorder {
+    next: Inner,
+    seen: Arc<Mutex<Vec<String>>>,
+}
+
+impl tower::Service<Request> for Recorder {
+    type Response = Response;
+    type Error = BoxError;
+    type Future = std::pin::Pin<Box<dyn Future<Output = Result<Response, BoxError>> + Send>>;
+
+    fn poll_ready(&mut self, cx: &mut TaskContext<'_>) -> Poll<Result<(), BoxError>> {
+        self.next.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request) -> Self::Future {
+        let arguments = request
+            .arguments()
+            .map(|arguments| Value::Object(arguments.clone()));
+        let what = format!(
+            "{} {} {}",
+            request.method(),
+            request.target().unwrap_or("-"),
+            arguments.unwrap_or(Value::Null)
+        );
+        let seen = Arc::clone(&self.seen);
+        let answering = self.next.call(request);
+        Box::pin(async move {
+            let response = answering.await?;
+            seen.lock()
+                .unwrap()
+                .push(format!("{what} -> error: {}", response.is_error()));
+            Ok(response)
+        })
+    }
+}
+
+#[tokio::test]
+async fn a_layer_fn_sees_every_request_and_its_answer_on_every_transport() {
+    for (name, make) in [("stdio", 0), ("HTTP session", 1), ("stateless HTTP", 2)] {
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let recorded = Arc::clone(&seen);
+        let server = server().layer(tower::layer::layer_fn(move |next| Recorder {
+            next,
+            seen: Arc::clone(&recorded),
+        }));
+        let mut transport = match make {
+            0 => Transport::stdio(server).await,
+            1 => Transport::session(server).await,
+            _ => Transport::stateless(server).await,
+        };
+        transport.request(1, "tools/list", json!({})).await;
+        transport.call(2, "add", json!({"a": 1, "b": 2})).await;
+        transport.call(3, "add", json!({"a": "one"})).await;
+        let seen = seen.lock().unwrap().clone();
+        let expected_calls = [
+            r#"tools/list - null -> error: false"#,
+            r#"tools/call add {"a":1,"b":2} -> error: false"#,
+            r#"tools/call add {"a":"one"} -> error: true"#,
+        ];
+        let requests: Vec<&String> = seen
+            .iter()
+            .filter(|seen| !seen.starts_with("notifications/"))
+            .collect();
+        assert_eq!(requests, expected_calls, "{name}: {seen:?}");
+        if make != 2 {
+            assert!(
+                seen.iter()
+                    .any(|seen| seen.starts_with("notifications/initialized")),
+                "{name}: the layer sees notifications too: {seen:?}"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn towers_rate_limit_and_timeout_work_as_they_are() {
+    let limited = || {
+        server()
+            .layer(tower::timeout::TimeoutLayer::new(Duration::from_millis(
+                300,
+            )))
+            .layer(tower::limit::RateLimitLayer::new(
+                1,
+                Duration::from_millis(400),
+            ))
+    };
+    for (name, mut transport) in Transport::all(limited).await {
+        let started = Instant::now();
+        for id in 1..=3 {
+            let reply = transport.call(id, "add", json!({"a": id, "b": 0})).await;
+            assert_eq!(
+                reply["result"]["structuredContent"]["result"], id,
+                "{name}: {reply}"
+            );
+        }
+        // One request each 400 ms: the second and the third waited their turn.
+        assert!(
+            started.elapsed() >= Duration::from_millis(800),
+            "{name}: {:?}",
+            started.elapsed()
+        );
+        let reply = transport.call(9, "nap", json!({"ms": 5_000})).await;
+        assert_eq!(reply["error"]["code"], -32001, "{name}: {reply}");
+        let message = reply["error"]["message"].as_str().unwrap();
+        assert!(message.contains("timed out"), "{name}: {message}");
+    }
+}
+
+#[tokio::test]
+async fn towers_load_shed_refuses_what_a_concurrency_limit_cannot_take() {
+    let shed = || {
+        server()
+            .layer(tower::load_shed::LoadShedLayer::new())
+            .layer(tower::limit::ConcurrencyLimitLayer::new(1))
+    };
+    for (name, transport) in Transport::all(shed).await {
+        let transport = Arc::new(tokio::sync::Mutex::new(transport));
+        // Stdio's one session answers in turn: the first call is sent, then the second.
+        let mut first = transport.lock().await;
+        let busy = match &mut *first {
+            Transport::Stdio(client) => {
+                let nap = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                    "params": {"name": "nap", "arguments": {"ms": 600}}});
+                client.send(&nap.to_string()).await;
+                tokio::time::sleep(Duration::from_millis(150)).await;
+                let add = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                    "params": {"name": "add", "arguments": {"a": 1, "b": 1}}});
+                client.send(&add.to_string()).await;
+                let (mut shed, mut napped) = (Value::Null, Value::Null);
+                for _ in 0..2 {
+                    let reply = client.receive().await;
+                    if reply["id"] == 2 {
+                        shed = reply
+                    } else {
+                        napped = reply
+                    }
+                }
+                assert_eq!(napped["result"]["content"][0]["text"], "rested", "{napped}");
+                shed
+            }
+            Transport::Session { running, session } => {
+                let (url, session) = (running.url(), session.clone());
+                concurrently(&url, Some(session)).await
+            }
+            Transport::Stateless(running) => concurrently(&running.url(), None).await,
+        };
+        assert_eq!(busy["error"]["code"], -32000, "{name}: {busy}");
+        assert!(
+            busy["error"]["message"].as_str().unwrap().contains("busy"),
+            "{name}: {busy}"
+        );
+    }
+}
+
+/// A long call, and a second one while it runs: the second's reply.
+async fn concurrently(url: &str, session: Option<String>) -> Value {
+    let nap = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "nap", "arguments": {"ms": 600}}});
+    let long = {
+        let (url, session) = (url.to_owned(), session.clone());
+        tokio::spawn(async move { post(&url, session.as_deref(), &nap).await.2 })
+    };
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    let add = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "add", "arguments": {"a": 1, "b": 1}}});
+    let busy = post(url, session.as_deref(), &add).await.2;
+    let napped = long.await.unwrap();
+    assert_eq!(napped["result"]["content"][0]["text"], "rested", "{napped}");
+    busy
+}
+
+#[tokio::test]
+async fn the_response_limit_turns_a_large_result_into_a_tool_error_naming_both_sizes() {
+    let limited = || server().layer(ResponseLimit::new(1_000));
+    for (name, mut transport) in Transport::all(limited).await {
+        let small = transport
+            .call(1, "repeat", json!({"text": "ab", "times": 10}))
+            .await;
+        assert_ne!(small["result"]["isError"], true, "{name}: {small}");
+        let large = transport
+            .call(2, "repeat", json!({"text": "ab", "times": 2_000}))
+            .await;
+        let result = &large["result"];
+        assert_eq!(result["isError"], true, "{name}: {large}");
+        let text = result["content"][0]["text"].as_str().unwrap();
+        assert!(text.contains("limit of 1000 bytes"), "{name}: {text}");
+        let size: usize = text
+            .split_whitespace()
+            .find_map(|word| word.parse().ok())
+            .expect("the result's size is named");
+        assert!(
+            size > 4_000,
+            "{name}: the size of 4,000 characters of text: {text}"
+        );
+        assert!(
+            !text.contains("abab"),
+            "{name}: nothing of the result is sent: {text}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_rate_limit_refuses_the_caller_over_it_and_says_when_to_try_again() {
+    let limited = || server().layer(RateLimit::per_minute(2));
+    for (name, mut transport) in Transport::all(limited).await {
+        for id in 1..=2 {
+            let reply = transport.call(id, "add", json!({"a": 1, "b": 1})).await;
+            assert_eq!(
+                reply["result"]["structuredContent"]["result"], 2,
+                "{name}: {reply}"
+            );
+        }
+        let refused = transport.call(3, "add", json!({"a": 1, "b": 1})).await;
+        let error = &refused["error"];
+        assert_eq!(error["code"], -32000, "{name}: {refused}");
+        let message = error["message"].as_str().unwrap();
+        assert!(message.contains("2 requests a minute"), "{name}: {message}");
+        let wait = error["data"]["retryAfterSeconds"].as_f64().unwrap();
+        assert!(wait > 0.0 && wait <= 30.0, "{name}: {wait}");
+        assert!(
+            message.contains(&format!("try again in {wait:.1} s")),
+            "{name}: {message}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_rate_limit_keyed_by_session_serves_another_session_while_it_refuses_one() {
+    let server = server()
+        .layer(RateLimit::per_minute(1).keyed_by(RateLimitKey::Session))
+        .build()
+        .unwrap();
+    let running = Running::start(server).await;
+    let mut sessions = Vec::new();
+    for _ in 0..2 {
+        let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "test", "version": "1"}}});
+        let (_, session, _) = post(&running.url(), None, &initialize).await;
+        sessions.push(session.unwrap());
+    }
+    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "add", "arguments": {"a": 1, "b": 1}}});
+    let first = post(&running.url(), Some(&sessions[0]), &call).await.2;
+    assert_eq!(first["result"]["structuredContent"]["result"], 2, "{first}");
+    let refused = post(&running.url(), Some(&sessions[0]), &call).await.2;
+    assert_eq!(refused["error"]["code"], -32000, "{refused}");
+    let other = post(&running.url(), Some(&sessions[1]), &call).await.2;
+    assert_eq!(
+        other["result"]["structuredContent"]["result"], 2,
+        "another session: {other}"
+    );
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn the_audit_layer_writes_one_masked_record_per_request() {
+    let log = common::log::Captured::default();
+    let _guard = log.install("mcp_tool::audit=info");
+    let mut transport = Transport::stdio(server().layer(Audit::new())).await;
+    let secret = "password=hunter2";
+    transport
+        .call(1, "repeat", json!({"text": secret, "times": 1}))
+        .await;
+    transport.call(2, "add", json!({"a": "one"})).await;
+    transport
+        .request(
+            3,
+            "resources/read",
+            json!({"uri": "file:///x?token=abc123"}),
+        )
+        .await;
+    let text = log.text();
+    let records: Vec<&str> = text
+        .lines()
+        .filter(|line| line.contains("request answered"))
+        .collect();
+    // `notifications/initialized`, then the three requests.
+    assert_eq!(records.len(), 4, "{text}");
+    assert!(
+        records[1].contains("method=\"tools/call\"") && records[1].contains("target=\"repeat\""),
+        "{}",
+        records[1]
+    );
+    assert!(
+        records[1].contains("outcome=\"ok\"") && records[1].contains("duration_ms="),
+        "{}",
+        records[1]
+    );
+    assert!(
+        records[2].contains("outcome=\"tool_error\""),
+        "{}",
+        records[2]
+    );
+    assert!(
+        records[3].contains("outcome=\"error\"") && records[3].contains("code="),
+        "{}",
+        records[3]
+    );
+    assert!(records[1].contains("transport=\"pipe\""), "{}", records[1]);
+    assert!(
+        !text.contains("hunter2"),
+        "arguments are not recorded: {text}"
+    );
+    assert!(
+        !text.contains("abc123"),
+        "a secret in a target is masked: {text}"
+    );
+}
+
+#[tokio::test]
+async fn a_rate_limited_caller_is_refused_while_another_caller_is_served() {
+    use common::authorized::{self, call};
+    use common::issuer::{self, KEY_A};
+
+    let setup = authorized::setup(|server| server.layer(RateLimit::per_minute(2))).await;
+    let token_of = |subject: &str| {
+        let mut claims = issuer::claims(&setup.issuer.url(), &setup.resource, "");
+        claims["sub"] = json!(subject);
+        issuer::sign(&claims, "a", KEY_A)
+    };
+    let (alice, bob) = (token_of("alice"), token_of("bob"));
+    let url = setup.server.url();
+    for _ in 0..2 {
+        let reply = call(&url, Some(&alice), "add", json!({"a": 1, "b": 1}))
+            .await
+            .json();
+        assert_eq!(reply["result"]["structuredContent"]["result"], 2, "{reply}");
+    }
+    let refused = call(&url, Some(&alice), "add", json!({"a": 1, "b": 1}))
+        .await
+        .json();
+    assert_eq!(
+        refused["error"]["code"], -32000,
+        "alice is over her limit: {refused}"
+    );
+    assert!(
+        refused["error"]["data"]["retryAfterSeconds"]
+            .as_f64()
+            .unwrap()
+            > 0.0
+    );
+    for _ in 0..2 {
+        let served = call(&url, Some(&bob), "add", json!({"a": 2, "b": 2}))
+            .await
+            .json();
+        assert_eq!(
+            served["result"]["structuredContent"]["result"], 4,
+            "bob is served: {served}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn each_request_is_a_span_with_the_mcp_attributes_and_a_tool_error_marks_it() {
+    use tracing_subscriber::fmt::format::FmtSpan;
+
+    let log = common::log::Captured::default();
+    let writer = log.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_writer(mcp_tool::logging::masked(move || writer.clone()))
+        .with_ansi(false)
+        .with_span_events(FmtSpan::CLOSE)
+        .with_env_filter(tracing_subscriber::EnvFilter::new("mcp_tool::request=info"))
+        .finish();
+    let _guard = tracing::subscriber::set_default(subscriber);
+    let mut transport = Transport::stdio(server()).await;
+    transport.call(7, "add", json!({"a": 1, "b": 2})).await;
+    transport.call(8, "add", json!({"a": "token=abc123"})).await;
+    let text = log.text();
+    let spans: Vec<&str> = text
+        .lines()
+        .filter(|line| line.contains("mcp.request"))
+        .collect();
+    assert_eq!(spans.len(), 2, "{text}");
+    for attribute in [
+        r#"otel.name="tools/call add""#,
+        r#"mcp.method.name="tools/call""#,
+        r#"gen_ai.tool.name="add""#,
+        r#"gen_ai.operation.name="execute_tool""#,
+        r#"jsonrpc.request.id="7""#,
+        r#"network.transport="pipe""#,
+        r#"mcp.protocol.version="#,
+    ] {
+        assert!(spans[0].contains(attribute), "{attribute} in {}", spans[0]);
+    }
+    assert!(!spans[0].contains("error.type"), "{}", spans[0]);
+    assert!(
+        spans[1].contains(r#"error.type="tool_error""#),
+        "{}",
+        spans[1]
+    );
+    assert!(
+        spans[1].contains(r#"otel.status_code="error""#),
+        "{}",
+        spans[1]
+    );
+    assert!(
+        spans[1].contains("otel.status_description="),
+        "{}",
+        spans[1]
+    );
+    assert!(!text.contains("abc123"), "no secret in a span: {text}");
+}
