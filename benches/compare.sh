@@ -169,7 +169,9 @@ if doing callgrind && command -v valgrind >/dev/null; then
     # judge), ours-sync (plain fn tools, run on the blocking pool by design) and
     # ours-context (tools that take a Context and send one progress notification) and
     # ours-runtime (the same tools defined at run time, as RuntimeTools) and ours-changed
-    # (the ours tools on a server whose list changed once). tools/list only for the
+    # (the ours tools on a server whose list changed once), and ours behind each layer
+    # of the request pipeline (ours-layer, a from_fn that passes every request on;
+    # ours-audit; ours-rate-limit; ours-response-limit). tools/list only for the
     # run-time table: ours, ours-runtime and ours-changed.
     count() {
         local tool=$1 style=$2 n total
@@ -183,6 +185,7 @@ if doing callgrind && command -v valgrind >/dev/null; then
     {
         for tool in add summarize; do
             for style in setup ours ours-sync ours-context ours-runtime ours-changed \
+                ours-layer ours-audit ours-rate-limit ours-response-limit \
                 rmcp-default rmcp-stored hand; do
                 count "$tool" "$style"
             done

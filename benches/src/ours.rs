@@ -134,6 +134,25 @@ pub fn changed_server() -> Result<ToolServer, ServerError> {
     Ok(server)
 }
 
+/// The styles of the request pipeline: the `async fn` tools behind one layer, `layer` a
+/// `from_fn` closure that passes every request on, `audit`, `rate-limit` (a limit no
+/// request reaches, so every one is counted and served) or `response-limit` (a bound no
+/// reply reaches, so every reply is measured).
+pub fn layered_server(layer: &str) -> Result<ToolServer, ServerError> {
+    use mcp_tool::middleware::{self, Audit, Next, RateLimit, Request, ResponseLimit};
+    let builder = builder();
+    let builder = match layer {
+        "layer" => builder.layer(middleware::from_fn(|request: Request, next: Next| {
+            next.run(request)
+        })),
+        "audit" => builder.layer(Audit::new()),
+        "rate-limit" => builder.layer(RateLimit::per_second(u32::MAX)),
+        "response-limit" => builder.layer(ResponseLimit::new(1 << 30)),
+        other => panic!("no layer `{other}`"),
+    };
+    builder.build()
+}
+
 /// The style `ours-sync`: a server over the plain `fn` tools.
 pub fn sync_server() -> Result<ToolServer, ServerError> {
     server_over(sync_tools::MODULE)

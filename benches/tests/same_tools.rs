@@ -103,6 +103,18 @@ async fn every_style_lists_the_same_tools_and_answers_alike() {
             "ours-runtime",
             observe(runtime::server().expect("builds")).await,
         ),
+        (
+            "ours-layer",
+            observe(ours::layered_server("layer").expect("builds")).await,
+        ),
+        (
+            "ours-rate-limit",
+            observe(ours::layered_server("rate-limit").expect("builds")).await,
+        ),
+        (
+            "ours-response-limit",
+            observe(ours::layered_server("response-limit").expect("builds")).await,
+        ),
         ("rmcp-default", observe(RmcpDefault).await),
         ("rmcp-stored", observe(RmcpStored::new()).await),
         ("hand", observe(HandServer::new()).await),

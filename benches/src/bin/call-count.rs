@@ -10,14 +10,17 @@
 //! that takes a `Context` and reports progress once, each request carrying a progress
 //! token, so its count includes that notification), `ours-runtime` (the same tool
 //! defined at run time, a `RuntimeTool`), `ours-changed` (the `ours` tools on a server
-//! whose list changed once), `rmcp-default`, `rmcp-stored`, `hand`, and `setup`. A new
+//! whose list changed once), `ours-layer`, `ours-audit`, `ours-rate-limit` and
+//! `ours-response-limit` (the `ours` tools behind one layer of the request pipeline),
+//! `rmcp-default`, `rmcp-stored`, `hand`, and `setup`. A new
 //! style here and in `compare.sh`'s loop is all the report needs to show it.
 //!
 //! In place of a tool, `list` makes N `tools/list` requests (the `setup` style then only
 //! builds each request's context).
 //!
 //! ```text
-//! call-count ours|ours-sync|ours-context|ours-runtime|ours-changed|rmcp-default|rmcp-stored|hand|setup \
+//! call-count ours|ours-sync|ours-context|ours-runtime|ours-changed|ours-layer|\
+//!     ours-audit|ours-rate-limit|ours-response-limit|rmcp-default|rmcp-stored|hand|setup \
 //!     add|summarize|list N
 //! ```
 
@@ -31,7 +34,8 @@ use rmcp::ServerHandler;
 use rmcp::model::{CallToolRequestParams, NumberOrString, ProgressToken};
 
 const USAGE: &str = "usage: call-count \
-     ours|ours-sync|ours-context|ours-runtime|ours-changed|rmcp-default|rmcp-stored|hand|setup \
+     ours|ours-sync|ours-context|ours-runtime|ours-changed|\
+     ours-layer|ours-audit|ours-rate-limit|ours-response-limit|rmcp-default|rmcp-stored|hand|setup \
      add|summarize|list N";
 
 /// What `tools/list` is asked as, in place of a tool's name.
@@ -150,6 +154,10 @@ async fn main() -> anyhow::Result<()> {
         }
         "ours-runtime" => run(runtime::server()?, name, calls, Mode::Call).await,
         "ours-changed" => run(ours::changed_server()?, name, calls, Mode::Call).await,
+        "ours-layer" | "ours-audit" | "ours-rate-limit" | "ours-response-limit" => {
+            let server = ours::layered_server(&style["ours-".len()..])?;
+            run(server, name, calls, Mode::Call).await
+        }
         "rmcp-default" => run(RmcpDefault, name, calls, Mode::Call).await,
         "rmcp-stored" => run(RmcpStored::new(), name, calls, Mode::Call).await,
         "hand" => run(HandServer::new(), name, calls, Mode::Call).await,

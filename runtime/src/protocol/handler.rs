@@ -30,6 +30,48 @@ use crate::server::catalog;
 use crate::server::scopes::permits;
 use crate::server::tool_server::{Answer, Refusal, ToolServer};
 
+/// Returns the answer of the server's `answer_` method through the pipeline when a layer
+/// or a subscriber is there to see the request; else the handler goes on.
+macro_rules! piped {
+    ($server:ident . $answer:ident ($method:literal, $request:ident, $context:ident)) => {
+        if !$server.unobserved() {
+            let answer =
+                async |server: ToolServer, request, context| server.$answer(request, context).await;
+            return $server.piped($method, $request, $context, answer).await;
+        }
+    };
+}
+
+/// The answer to `tools/call`: written out in the handler's own future, where most calls
+/// take it (a future of its own would be copied into the handler's on every call), and
+/// in `answer_call_tool` for the pipeline's end.
+macro_rules! answer_call_tool {
+    ($server:ident, $request:ident, $context:ident) => {{
+        if let Some(tasks) = &$server.shared.tasks
+            && let Some(response) = tasks::call($server, tasks, &mut $request, &$context).await
+        {
+            return response;
+        }
+        let arguments = $request.arguments.unwrap_or_default();
+        let (state, responses) = ($request.request_state.as_deref(), $request.input_responses);
+        let begun = rounds::begin(
+            &$server.shared,
+            &$context,
+            ("tools/call", &$request.name),
+            &arguments,
+            state,
+            responses,
+        )?;
+        let in_rounds = begun.as_ref().map(|begun| begun.$request(&$context));
+        let via: &dyn Request = match &in_rounds {
+            Some(in_rounds) => in_rounds,
+            None => &$context,
+        };
+        let outcome = $server.run_tool(&$request.name, arguments, Some(via)).await;
+        respond($server, outcome, begun.as_ref(), &$request.name, &$context)
+    }};
+}
+
 impl ServerHandler for ToolServer {
     fn get_info(&self) -> ServerConfig {
         let shared = &self.shared;
@@ -44,7 +86,8 @@ impl ServerHandler for ToolServer {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        self.piped("tools/list", request, context, list_tools).await
+        piped!(self.answer_list_tools("tools/list", request, context));
+        self.answer_list_tools(request, context).await
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -54,19 +97,23 @@ impl ServerHandler for ToolServer {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        let listen = async |server: ToolServer, context: NotificationContext<RoleServer>| {
+        let initialized = async |server: ToolServer, context: NotificationContext<RoleServer>| {
             (server.shared.list).listen(Arc::new(PeerListener(context.peer)));
         };
-        self.piped_notification("notifications/initialized", context, listen)
+        if self.unobserved() {
+            return initialized(self.clone(), context).await;
+        }
+        self.piped_notification("notifications/initialized", context, initialized)
             .await;
     }
 
     async fn call_tool(
         &self,
-        request: CallToolRequestParams,
+        mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        self.piped("tools/call", request, context, call_tool).await
+        piped!(self.answer_call_tool("tools/call", request, context));
+        answer_call_tool!(self, request, context)
     }
 
     async fn get_task(
@@ -74,17 +121,8 @@ impl ServerHandler for ToolServer {
         request: GetTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, ErrorData> {
-        let method = "tasks/get";
-        self.piped(
-            method,
-            request,
-            context,
-            async |server, request, context| {
-                let asker = tasks::Asker::of(&context);
-                tasks::get(&server, server.tasks()?, request, &asker).await
-            },
-        )
-        .await
+        piped!(self.answer_get_task("tasks/get", request, context));
+        self.answer_get_task(request, context).await
     }
 
     async fn update_task(
@@ -92,17 +130,8 @@ impl ServerHandler for ToolServer {
         request: UpdateTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        let method = "tasks/update";
-        self.piped(
-            method,
-            request,
-            context,
-            async |server, request, context| {
-                let asker = tasks::Asker::of(&context);
-                tasks::update(&server, server.tasks()?, request, &asker).await
-            },
-        )
-        .await
+        piped!(self.answer_update_task("tasks/update", request, context));
+        self.answer_update_task(request, context).await
     }
 
     async fn cancel_task(
@@ -110,17 +139,8 @@ impl ServerHandler for ToolServer {
         request: CancelTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        let method = "tasks/cancel";
-        self.piped(
-            method,
-            request,
-            context,
-            async |server, request, context| {
-                let asker = tasks::Asker::of(&context);
-                tasks::cancel(&server, server.tasks()?, request, &asker).await
-            },
-        )
-        .await
+        piped!(self.answer_cancel_task("tasks/cancel", request, context));
+        self.answer_cancel_task(request, context).await
     }
 
     // A request rmcp did not recognise: a known method whose `params` it could not
@@ -141,8 +161,8 @@ impl ServerHandler for ToolServer {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        self.piped("prompts/list", request, context, list_prompts)
-            .await
+        piped!(self.answer_list_prompts("prompts/list", request, context));
+        self.answer_list_prompts(request, context).await
     }
 
     async fn get_prompt(
@@ -150,8 +170,8 @@ impl ServerHandler for ToolServer {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        self.piped("prompts/get", request, context, get_prompt)
-            .await
+        piped!(self.answer_get_prompt("prompts/get", request, context));
+        self.answer_get_prompt(request, context).await
     }
 
     async fn list_resources(
@@ -159,8 +179,8 @@ impl ServerHandler for ToolServer {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        self.piped("resources/list", request, context, list_resources)
-            .await
+        piped!(self.answer_list_resources("resources/list", request, context));
+        self.answer_list_resources(request, context).await
     }
 
     async fn list_resource_templates(
@@ -168,13 +188,8 @@ impl ServerHandler for ToolServer {
         request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        self.piped(
-            "resources/templates/list",
-            request,
-            context,
-            list_resource_templates,
-        )
-        .await
+        piped!(self.answer_list_resource_templates("resources/templates/list", request, context));
+        self.answer_list_resource_templates(request, context).await
     }
 
     async fn read_resource(
@@ -182,8 +197,8 @@ impl ServerHandler for ToolServer {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        self.piped("resources/read", request, context, read_resource)
-            .await
+        piped!(self.answer_read_resource("resources/read", request, context));
+        self.answer_read_resource(request, context).await
     }
 
     #[allow(deprecated)] // Protocols before 2026-07-28 subscribe this way.
@@ -192,8 +207,8 @@ impl ServerHandler for ToolServer {
         request: SubscribeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.piped("resources/subscribe", request, context, subscribe)
-            .await
+        piped!(self.answer_subscribe("resources/subscribe", request, context));
+        self.answer_subscribe(request, context).await
     }
 
     #[allow(deprecated)]
@@ -202,8 +217,8 @@ impl ServerHandler for ToolServer {
         request: UnsubscribeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.piped("resources/unsubscribe", request, context, unsubscribe)
-            .await
+        piped!(self.answer_unsubscribe("resources/unsubscribe", request, context));
+        self.answer_unsubscribe(request, context).await
     }
 
     fn accepted_subscription_filter(
@@ -228,8 +243,8 @@ impl ServerHandler for ToolServer {
         request: CompleteRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, ErrorData> {
-        self.piped("completion/complete", request, context, complete)
-            .await
+        piped!(self.answer_complete("completion/complete", request, context));
+        self.answer_complete(request, context).await
     }
 
     #[allow(deprecated)] // SEP-2577: logging stays for clients of earlier protocols.
@@ -238,234 +253,240 @@ impl ServerHandler for ToolServer {
         request: SetLevelRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.piped("logging/setLevel", request, context, set_level)
-            .await
+        piped!(self.answer_set_level("logging/setLevel", request, context));
+        self.answer_set_level(request, context).await
     }
 }
 
-async fn list_tools(
-    server: ToolServer,
-    request: Option<PaginatedRequestParams>,
-    context: RequestContext<RoleServer>,
-) -> Result<ListToolsResult, ErrorData> {
-    one_page(request.as_ref())?;
-    let listed = server.shared.list.listed();
-    let tools = listings::tools(&listed);
-    let tools = match server.lister(&context) {
-        Some(caller) => permitted(
-            &tools,
-            listed.infos().iter().map(|info| &info.scopes[..]),
-            &caller,
-        ),
-        None => Vec::clone(&tools),
-    };
-    Ok(ListToolsResult::with_all_items(tools))
-}
-
-async fn call_tool(
-    server: ToolServer,
-    mut request: CallToolRequestParams,
-    context: RequestContext<RoleServer>,
-) -> Result<CallToolResponse, ErrorData> {
-    if let Some(tasks) = &server.shared.tasks
-        && let Some(response) = tasks::call(&server, tasks, &mut request, &context).await
-    {
-        return response;
-    }
-    let arguments = request.arguments.unwrap_or_default();
-    let (state, responses) = (request.request_state.as_deref(), request.input_responses);
-    let begun = rounds::begin(
-        &server.shared,
-        &context,
-        ("tools/call", &request.name),
-        &arguments,
-        state,
-        responses,
-    )?;
-    let in_rounds = begun.as_ref().map(|begun| begun.request(&context));
-    let via: &dyn Request = match &in_rounds {
-        Some(in_rounds) => in_rounds,
-        None => &context,
-    };
-    let outcome = server.run_tool(&request.name, arguments, Some(via)).await;
-    respond(&server, outcome, begun.as_ref(), &request.name, &context)
-}
-
-async fn list_prompts(
-    server: ToolServer,
-    request: Option<PaginatedRequestParams>,
-    context: RequestContext<RoleServer>,
-) -> Result<ListPromptsResult, ErrorData> {
-    one_page(request.as_ref())?;
-    if server.shared.catalog.prompts.is_empty() {
-        return Err(ErrorData::method_not_found::<ListPromptsRequestMethod>());
-    }
-    let listings = listings::listings(&server.shared.catalog);
-    let prompts = match server.lister(&context) {
-        Some(caller) => {
-            let entries = server.shared.catalog.prompts.entries();
-            permitted(&listings.prompts, entries.map(|e| e.spec().scopes), &caller)
-        }
-        None => listings.prompts.clone(),
-    };
-    Ok(ListPromptsResult::with_all_items(prompts))
-}
-
-async fn get_prompt(
-    server: ToolServer,
-    request: GetPromptRequestParams,
-    context: RequestContext<RoleServer>,
-) -> Result<GetPromptResponse, ErrorData> {
-    let catalog = &server.shared.catalog;
-    let arguments = request.arguments.unwrap_or_default();
-    let (state, responses) = (request.request_state.as_deref(), request.input_responses);
-    let begun = rounds::begin(
-        &server.shared,
-        &context,
-        ("prompts/get", &request.name),
-        &arguments,
-        state,
-        responses,
-    )?;
-    let in_rounds = begun.as_ref().map(|begun| begun.request(&context));
-    let via: &dyn Request = match &in_rounds {
-        Some(in_rounds) => in_rounds,
-        None => &context,
-    };
-    let result = catalog
-        .get_prompt(&request.name, arguments, server.scope(Some(via)))
-        .await;
-    if let Some(begun) = begun.as_ref().filter(|begun| begun.suspended()) {
-        return Ok(begun.input_required(&server.shared)?.into());
-    }
-    Ok(bridge::get_prompt_result(result.map_err(bridge::error_data)?).into())
-}
-
-async fn list_resources(
-    server: ToolServer,
-    request: Option<PaginatedRequestParams>,
-    context: RequestContext<RoleServer>,
-) -> Result<ListResourcesResult, ErrorData> {
-    one_page(request.as_ref())?;
-    if server.shared.catalog.resources.is_empty() {
-        return Err(ErrorData::method_not_found::<ListResourcesRequestMethod>());
-    }
-    let listings = listings::listings(&server.shared.catalog);
-    let resources = match server.lister(&context) {
-        Some(caller) => {
-            let entries = server.shared.catalog.resources.fixed_entries();
-            permitted(
-                &listings.resources,
-                entries.map(|e| e.spec().scopes),
+/// What each handler answers with, whether through the pipeline or not.
+impl ToolServer {
+    async fn answer_list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        one_page(request.as_ref())?;
+        let listed = self.shared.list.listed();
+        let tools = listings::tools(&listed);
+        let tools = match self.lister(&context) {
+            Some(caller) => permitted(
+                &tools,
+                listed.infos().iter().map(|info| &info.scopes[..]),
                 &caller,
-            )
-        }
-        None => listings.resources.clone(),
-    };
-    Ok(ListResourcesResult::with_all_items(resources))
-}
-
-async fn list_resource_templates(
-    server: ToolServer,
-    request: Option<PaginatedRequestParams>,
-    context: RequestContext<RoleServer>,
-) -> Result<ListResourceTemplatesResult, ErrorData> {
-    one_page(request.as_ref())?;
-    if server.shared.catalog.resources.is_empty() {
-        return Err(ErrorData::method_not_found::<
-            ListResourceTemplatesRequestMethod,
-        >());
+            ),
+            None => Vec::clone(&tools),
+        };
+        Ok(ListToolsResult::with_all_items(tools))
     }
-    let listings = listings::listings(&server.shared.catalog);
-    let templates = match server.lister(&context) {
-        Some(caller) => {
-            let entries = server.shared.catalog.resources.template_entries();
-            permitted(
-                &listings.templates,
-                entries.map(|e| e.spec().scopes),
-                &caller,
-            )
-        }
-        None => listings.templates.clone(),
-    };
-    Ok(ListResourceTemplatesResult::with_all_items(templates))
-}
 
-async fn read_resource(
-    server: ToolServer,
-    request: ReadResourceRequestParams,
-    context: RequestContext<RoleServer>,
-) -> Result<ReadResourceResponse, ErrorData> {
-    let (state, responses) = (request.request_state.as_deref(), request.input_responses);
-    let none = serde_json::Map::new();
-    let begun = rounds::begin(
-        &server.shared,
-        &context,
-        ("resources/read", &request.uri),
-        &none,
-        state,
-        responses,
-    )?;
-    let in_rounds = begun.as_ref().map(|begun| begun.request(&context));
-    let via: &dyn Request = match &in_rounds {
-        Some(in_rounds) => in_rounds,
-        None => &context,
-    };
-    let read = (server.shared.catalog).read(&request.uri, server.scope(Some(via)));
-    let read = read.await;
-    if let Some(begun) = begun.as_ref().filter(|begun| begun.suspended()) {
-        return Ok(begun.input_required(&server.shared)?.into());
+    async fn answer_call_tool(
+        &self,
+        mut request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        answer_call_tool!(self, request, context)
     }
-    Ok(bridge::read_result(read.map_err(bridge::error_data)?).into())
-}
 
-#[allow(deprecated)] // Protocols before 2026-07-28 subscribe this way.
-async fn subscribe(
-    server: ToolServer,
-    request: SubscribeRequestParams,
-    context: RequestContext<RoleServer>,
-) -> Result<(), ErrorData> {
-    let listener = Arc::new(PeerListener(context.peer));
-    (server.shared.catalog).subscribe(request.uri, server.session, listener);
-    Ok(())
-}
+    async fn answer_get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        tasks::get(self, self.tasks()?, request, &tasks::Asker::of(&context)).await
+    }
 
-#[allow(deprecated)]
-async fn unsubscribe(
-    server: ToolServer,
-    request: UnsubscribeRequestParams,
-    _context: RequestContext<RoleServer>,
-) -> Result<(), ErrorData> {
-    (server.shared.catalog).unsubscribe(&request.uri, server.session);
-    Ok(())
-}
+    async fn answer_update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        tasks::update(self, self.tasks()?, request, &tasks::Asker::of(&context)).await
+    }
 
-async fn complete(
-    server: ToolServer,
-    request: CompleteRequestParams,
-    _context: RequestContext<RoleServer>,
-) -> Result<CompleteResult, ErrorData> {
-    let argument = &request.argument;
-    let reference = match &request.r#ref {
-        Reference::Prompt(prompt) => catalog::Reference::Prompt(&prompt.name),
-        Reference::Resource(template) => catalog::Reference::Resource(&template.uri),
-        // A kind of reference this version does not know: nothing to suggest.
-        _ => return Ok(bridge::complete_result(Default::default())),
-    };
-    let completion = (server.shared.catalog).complete(reference, &argument.name, &argument.value);
-    Ok(bridge::complete_result(
-        completion.map_err(bridge::error_data)?,
-    ))
-}
+    async fn answer_cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        tasks::cancel(self, self.tasks()?, request, &tasks::Asker::of(&context)).await
+    }
 
-#[allow(deprecated)] // SEP-2577: logging stays for clients of earlier protocols.
-async fn set_level(
-    server: ToolServer,
-    request: SetLevelRequestParams,
-    _context: RequestContext<RoleServer>,
-) -> Result<(), ErrorData> {
-    server.log_filter.set(bridge::log_level(request.level));
-    Ok(())
+    async fn answer_list_prompts(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        one_page(request.as_ref())?;
+        if self.shared.catalog.prompts.is_empty() {
+            return Err(ErrorData::method_not_found::<ListPromptsRequestMethod>());
+        }
+        let listings = listings::listings(&self.shared.catalog);
+        let prompts = match self.lister(&context) {
+            Some(caller) => {
+                let entries = self.shared.catalog.prompts.entries();
+                permitted(&listings.prompts, entries.map(|e| e.spec().scopes), &caller)
+            }
+            None => listings.prompts.clone(),
+        };
+        Ok(ListPromptsResult::with_all_items(prompts))
+    }
+
+    async fn answer_get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let catalog = &self.shared.catalog;
+        let arguments = request.arguments.unwrap_or_default();
+        let (state, responses) = (request.request_state.as_deref(), request.input_responses);
+        let begun = rounds::begin(
+            &self.shared,
+            &context,
+            ("prompts/get", &request.name),
+            &arguments,
+            state,
+            responses,
+        )?;
+        let in_rounds = begun.as_ref().map(|begun| begun.request(&context));
+        let via: &dyn Request = match &in_rounds {
+            Some(in_rounds) => in_rounds,
+            None => &context,
+        };
+        let result = catalog
+            .get_prompt(&request.name, arguments, self.scope(Some(via)))
+            .await;
+        if let Some(begun) = begun.as_ref().filter(|begun| begun.suspended()) {
+            return Ok(begun.input_required(&self.shared)?.into());
+        }
+        Ok(bridge::get_prompt_result(result.map_err(bridge::error_data)?).into())
+    }
+
+    async fn answer_list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        one_page(request.as_ref())?;
+        if self.shared.catalog.resources.is_empty() {
+            return Err(ErrorData::method_not_found::<ListResourcesRequestMethod>());
+        }
+        let listings = listings::listings(&self.shared.catalog);
+        let resources = match self.lister(&context) {
+            Some(caller) => {
+                let entries = self.shared.catalog.resources.fixed_entries();
+                permitted(
+                    &listings.resources,
+                    entries.map(|e| e.spec().scopes),
+                    &caller,
+                )
+            }
+            None => listings.resources.clone(),
+        };
+        Ok(ListResourcesResult::with_all_items(resources))
+    }
+
+    async fn answer_list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        one_page(request.as_ref())?;
+        if self.shared.catalog.resources.is_empty() {
+            return Err(ErrorData::method_not_found::<
+                ListResourceTemplatesRequestMethod,
+            >());
+        }
+        let listings = listings::listings(&self.shared.catalog);
+        let templates = match self.lister(&context) {
+            Some(caller) => {
+                let entries = self.shared.catalog.resources.template_entries();
+                permitted(
+                    &listings.templates,
+                    entries.map(|e| e.spec().scopes),
+                    &caller,
+                )
+            }
+            None => listings.templates.clone(),
+        };
+        Ok(ListResourceTemplatesResult::with_all_items(templates))
+    }
+
+    async fn answer_read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let (state, responses) = (request.request_state.as_deref(), request.input_responses);
+        let none = serde_json::Map::new();
+        let begun = rounds::begin(
+            &self.shared,
+            &context,
+            ("resources/read", &request.uri),
+            &none,
+            state,
+            responses,
+        )?;
+        let in_rounds = begun.as_ref().map(|begun| begun.request(&context));
+        let via: &dyn Request = match &in_rounds {
+            Some(in_rounds) => in_rounds,
+            None => &context,
+        };
+        let read = (self.shared.catalog).read(&request.uri, self.scope(Some(via)));
+        let read = read.await;
+        if let Some(begun) = begun.as_ref().filter(|begun| begun.suspended()) {
+            return Ok(begun.input_required(&self.shared)?.into());
+        }
+        Ok(bridge::read_result(read.map_err(bridge::error_data)?).into())
+    }
+
+    #[allow(deprecated)] // Protocols before 2026-07-28 subscribe this way.
+    async fn answer_subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let listener = Arc::new(PeerListener(context.peer));
+        (self.shared.catalog).subscribe(request.uri, self.session, listener);
+        Ok(())
+    }
+
+    #[allow(deprecated)]
+    async fn answer_unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        (self.shared.catalog).unsubscribe(&request.uri, self.session);
+        Ok(())
+    }
+
+    async fn answer_complete(
+        &self,
+        request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        let argument = &request.argument;
+        let reference = match &request.r#ref {
+            Reference::Prompt(prompt) => catalog::Reference::Prompt(&prompt.name),
+            Reference::Resource(template) => catalog::Reference::Resource(&template.uri),
+            // A kind of reference this version does not know: nothing to suggest.
+            _ => return Ok(bridge::complete_result(Default::default())),
+        };
+        let completion = (self.shared.catalog).complete(reference, &argument.name, &argument.value);
+        Ok(bridge::complete_result(
+            completion.map_err(bridge::error_data)?,
+        ))
+    }
+
+    #[allow(deprecated)] // SEP-2577: logging stays for clients of earlier protocols.
+    async fn answer_set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.log_filter.set(bridge::log_level(request.level));
+        Ok(())
+    }
 }
 
 /// Refuses a cursor: every list is sent in one page.

@@ -4,6 +4,7 @@
 
 use std::future::Future;
 use std::net::SocketAddr;
+use std::pin::Pin;
 use std::sync::Arc;
 
 use rmcp::RoleServer;
@@ -216,15 +217,31 @@ impl Origin for RequestContext<RoleServer> {
 }
 
 impl ToolServer {
-    /// Answers a request of `method` with `answer`, through the pipeline's layers when the
-    /// server has any, in the request's span.
-    pub(crate) async fn piped<P, C, T, F>(
+    /// Whether no layer and no subscriber is there to see a request, or it has passed
+    /// the pipeline already: it is answered at once.
+    #[inline]
+    pub(crate) fn unobserved(&self) -> bool {
+        self.piped || (self.shared.layers.is_empty() && !telemetry::listening())
+    }
+
+    /// This handle, marked as having passed the pipeline.
+    fn passed(&self) -> ToolServer {
+        ToolServer {
+            piped: true,
+            ..self.clone()
+        }
+    }
+
+    /// Answers a request of `method` with `answer`, given a handle of the server that
+    /// the pipeline marked as passed: through the layers when the server has any, in the
+    /// request's span. The future is boxed, as it holds the handler that holds it.
+    pub(crate) fn piped<P, C, T, F>(
         &self,
         method: &'static str,
         mut params: P,
         context: C,
         answer: impl FnOnce(ToolServer, P, C) -> F + Send + 'static,
-    ) -> Result<T, ErrorData>
+    ) -> Pin<Box<dyn Future<Output = Result<T, ErrorData>> + Send + '_>>
     where
         P: Params,
         C: Origin,
@@ -233,22 +250,24 @@ impl ToolServer {
     {
         let traced = telemetry::begin(method, || head(params.target(), &context));
         let span = traced.span.clone();
-        let answered = if self.shared.layers.is_empty() {
-            answer(self.clone(), params, context).instrument(span).await
-        } else {
-            let mut request = request(method, &mut params, &context);
-            let server = self.clone();
-            request.handler = Some(Box::new(move |arguments| {
-                params.put_arguments(arguments);
-                Box::pin(async move { into_response(answer(server, params, context).await) })
-            }));
-            from_response(self.shared.layers.run(request).instrument(span).await)
-        };
-        if traced.listened() {
-            let tool_error = answered.as_ref().ok().and_then(Reply::tool_error);
-            traced.finish(failure(&answered, tool_error.as_deref()));
-        }
-        answered
+        let server = self.passed();
+        Box::pin(async move {
+            let answered = if self.shared.layers.is_empty() {
+                answer(server, params, context).instrument(span).await
+            } else {
+                let mut request = request(method, &mut params, &context);
+                request.handler = Some(Box::new(move |arguments| {
+                    params.put_arguments(arguments);
+                    Box::pin(async move { into_response(answer(server, params, context).await) })
+                }));
+                from_response(self.shared.layers.run(request).instrument(span).await)
+            };
+            if traced.listened() {
+                let tool_error = answered.as_ref().ok().and_then(Reply::tool_error);
+                traced.finish(failure(&answered, tool_error.as_deref()));
+            }
+            answered
+        })
     }
 
     /// Handles a notification of `method` with `handle`, through the pipeline's layers
@@ -262,11 +281,11 @@ impl ToolServer {
     ) where
         F: Future<Output = ()> + Send + 'static,
     {
+        let server = self.passed();
         if self.shared.layers.is_empty() {
-            return handle(self.clone(), context).await;
+            return handle(server, context).await;
         }
         let mut request = notification(method, &context);
-        let server = self.clone();
         request.handler = Some(Box::new(move |_| {
             Box::pin(async move {
                 handle(server, context).await;

@@ -52,6 +52,8 @@ pub struct ToolServer {
     pub(crate) log_filter: LogFilter,
     /// Which session this is, for its subscriptions to resources.
     pub(crate) session: u64,
+    /// The request this handle answers has passed the request pipeline.
+    pub(crate) piped: bool,
 }
 
 #[derive(Debug)]
@@ -118,6 +120,7 @@ impl ToolServer {
             }),
             log_filter: LogFilter::default(),
             session: 0,
+            piped: false,
         })
     }
 
@@ -244,6 +247,7 @@ impl ToolServer {
             shared: Arc::clone(&self.shared),
             log_filter: LogFilter::default(),
             session: self.shared.sessions.fetch_add(1, Ordering::Relaxed) + 1,
+            piped: false,
         }
     }
 

@@ -219,6 +219,19 @@ fn variant(style: &str) -> (String, Target) {
             ", ours, tool defined at run time (`RuntimeTool`)".to_owned(),
             Target::None,
         ),
+        "ours-layer" => (
+            ", ours behind a `from_fn` layer that passes every request on".to_owned(),
+            Target::None,
+        ),
+        "ours-audit" => (", ours behind `Audit`".to_owned(), Target::None),
+        "ours-rate-limit" => (
+            ", ours behind `RateLimit` (every request counted, none refused)".to_owned(),
+            Target::None,
+        ),
+        "ours-response-limit" => (
+            ", ours behind `ResponseLimit` (every reply measured)".to_owned(),
+            Target::None,
+        ),
         other => (format!(", ours as `{other}`"), Target::None),
     }
 }

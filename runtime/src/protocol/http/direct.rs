@@ -28,8 +28,8 @@ use http::request::Parts;
 use http::{HeaderMap, Response, StatusCode, header};
 use http_body_util::{BodyExt as _, Full};
 use rmcp::model::{
-    CallToolResponse, ClientJsonRpcMessage, ClientRequest, JsonRpcRequest, ProtocolVersion,
-    RequestMetaObject, ServerJsonRpcMessage, ServerResult,
+    CallToolRequestParams, CallToolResponse, ClientJsonRpcMessage, ClientRequest, JsonRpcRequest,
+    ProtocolVersion, RequestMetaObject, ServerJsonRpcMessage, ServerResult,
 };
 use tokio_util::sync::CancellationToken;
 
@@ -126,33 +126,15 @@ impl Direct {
                 .and_then(|version| version.to_str().ok().map(str::to_owned)),
             client_address: client_address(parts),
         };
-        let running = server.piped(
-            "tools/call",
-            call.params,
-            origin,
-            async |server, params, _| {
-                // Found again past the pipeline: a tool added since in its place runs without a
-                // session, as `ToolServer::call` runs one.
-                let outcome = match server.find(&params.name) {
-                    Some(tool) => {
-                        let arguments = params.arguments.unwrap_or_default();
-                        server.run_found(tool, arguments, None).await
-                    }
-                    None => Err(Refusal::Call(server.unknown_tool(&params.name))),
-                };
-                match outcome {
-                    Ok(answer) => Ok(bridge::call_result(answer).into()),
-                    Err(Refusal::Call(error)) => Err(bridge::error_data(error)),
-                    // A call made without a request is never cancelled, asks nothing in rounds
-                    // and does not run as a task: none of these reaches here, and the tool has
-                    // run, so the request is not handed on.
-                    Err(_) => Err(rmcp::model::ErrorData::internal_error(
-                        "the call was refused",
-                        None,
-                    )),
-                }
-            },
-        );
+        let running = async {
+            if server.unobserved() {
+                call_directly(server.clone(), call.params, origin).await
+            } else {
+                server
+                    .piped("tools/call", call.params, origin, call_directly)
+                    .await
+            }
+        };
         let answered = tokio::select! {
             answered = running => answered,
             () = self.stop.cancelled() => return Some(stopped()),
@@ -184,6 +166,34 @@ impl Direct {
         (self.allowed_hosts.iter()).any(|(allowed, allowed_port)| {
             *allowed == host && allowed_port.is_none_or(|p| Some(p) == port)
         })
+    }
+}
+
+/// A stateless call answered here, once it passed the pipeline.
+async fn call_directly(
+    server: ToolServer,
+    params: CallToolRequestParams,
+    _origin: Stateless,
+) -> Result<CallToolResponse, rmcp::model::ErrorData> {
+    // Found again past the pipeline: a tool added since in its place runs without a
+    // session, as `ToolServer::call` runs one.
+    let outcome = match server.find(&params.name) {
+        Some(tool) => {
+            let arguments = params.arguments.unwrap_or_default();
+            server.run_found(tool, arguments, None).await
+        }
+        None => Err(Refusal::Call(server.unknown_tool(&params.name))),
+    };
+    match outcome {
+        Ok(answer) => Ok(bridge::call_result(answer).into()),
+        Err(Refusal::Call(error)) => Err(bridge::error_data(error)),
+        // A call made without a request is never cancelled, asks nothing in rounds
+        // and does not run as a task: none of these reaches here, and the tool has
+        // run, so the request is not handed on.
+        Err(_) => Err(rmcp::model::ErrorData::internal_error(
+            "the call was refused",
+            None,
+        )),
     }
 }
 

@@ -43,6 +43,13 @@ pub(crate) struct Traced {
     attributes: Option<(Option<String>, Transport)>,
 }
 
+/// Whether a subscriber listens for the spans or the duration samples.
+#[inline]
+pub(crate) fn listening() -> bool {
+    tracing::span_enabled!(target: "mcp_tool::request", tracing::Level::INFO)
+        || tracing::event_enabled!(target: "mcp_tool::metrics", tracing::Level::INFO)
+}
+
 /// Opens the span of a request of `method`; `head` is read only when it is recorded.
 pub(crate) fn begin<'a>(method: &'static str, head: impl FnOnce() -> Head<'a>) -> Traced {
     let span = tracing::info_span!(
