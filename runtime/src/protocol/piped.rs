@@ -26,7 +26,9 @@ use tracing::Instrument as _;
 use crate::model::{Auth, RequestId};
 use crate::protocol::{bridge, session};
 use crate::server::pipeline::telemetry::{self, Failure, Head};
-use crate::server::pipeline::{Body, ErrorReply, Reply, Request, Response, Transport};
+use crate::server::pipeline::{
+    Body, ErrorReply, Reply, Request, Response, Transport, written_size,
+};
 use crate::server::tool_server::ToolServer;
 
 /// What the pipeline reads of a request's parameters: its target, its arguments.
@@ -152,6 +154,14 @@ impl Answer for () {}
 impl Reply for CallToolResponse {
     fn json(&self) -> Value {
         serde_json::to_value(ServerResult::from(self.clone())).unwrap_or(Value::Null)
+    }
+
+    fn json_size(&self) -> usize {
+        match self {
+            // Counted as written, without a copy.
+            CallToolResponse::Complete(result) => written_size(result),
+            _ => written_size(&self.json()),
+        }
     }
 
     fn tool_error(&self) -> Option<String> {

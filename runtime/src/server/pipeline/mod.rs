@@ -16,8 +16,8 @@ use std::sync::{Arc, OnceLock};
 use std::task::{Context as TaskContext, Poll};
 
 use serde_json::{Map, Value};
+use tokio::sync::Mutex;
 use tower::ServiceExt as _;
-use tower::buffer::Buffer;
 use tower::util::BoxService;
 use tower_service::Service;
 
@@ -181,6 +181,19 @@ pub(crate) trait Reply: Any + Send {
     fn tool_error(&self) -> Option<String> {
         None
     }
+
+    /// The size of [`json`](Self::json) written out.
+    fn json_size(&self) -> usize {
+        written_size(&self.json())
+    }
+}
+
+/// The size of `value` written out as JSON.
+pub(crate) fn written_size(value: &impl serde::Serialize) -> usize {
+    let mut counted = Counted(0);
+    // Writing to a counter fails only where JSON cannot be written; none here.
+    let _ = serde_json::to_writer(&mut counted, value);
+    counted.0
 }
 
 /// The answer to a request on its way back through the stack: a result, a JSON-RPC
@@ -303,10 +316,10 @@ impl Response {
     /// The size in bytes of [`to_json`](Self::to_json) written out, as it goes on the wire
     /// without the envelope.
     pub fn json_size(&self) -> usize {
-        let mut counted = Counted(0);
-        // Writing to a counter fails only where JSON cannot be written; none here.
-        let _ = serde_json::to_writer(&mut counted, &self.to_json());
-        counted.0
+        match &self.body {
+            Body::Reply(reply) => reply.json_size(),
+            Body::Error(_) | Body::ToolError(_) => written_size(&self.to_json()),
+        }
     }
 
     /// A `tower` layer's error, answered as the client reads it.
@@ -396,23 +409,27 @@ impl fmt::Debug for Inner {
 /// The rest of the stack as a [`from_fn`] closure calls it to go on: a handle that may
 /// be kept and called from any task.
 #[derive(Clone)]
-pub struct Next(Buffer<Request, <Inner as Service<Request>>::Future>);
+pub struct Next(Arc<Mutex<Inner>>);
 
 impl Next {
-    /// A handle on `inner`, whose readiness a task of its own drives.
     pub(crate) fn new(inner: Inner) -> Self {
-        let (buffer, worker) = Buffer::pair(inner, WAITING);
-        tokio::spawn(worker);
-        Self(buffer)
+        Self(Arc::new(Mutex::new(inner)))
     }
 
     /// Passes `request` on, and gives the answer: the handler's, or a layer's below.
-    pub async fn run(mut self, request: Request) -> Response {
-        let answered = match std::future::poll_fn(|cx| self.0.poll_ready(cx)).await {
-            Ok(()) => self.0.call(request).await,
-            Err(error) => Err(error),
+    ///
+    /// The rest of the stack is made ready and called by one request at a time, in the
+    /// order they came (a rate limit's wait holds the others back, as it should); the
+    /// answers are then awaited side by side.
+    pub async fn run(self, request: Request) -> Response {
+        let answering = {
+            let mut inner = self.0.lock().await;
+            match std::future::poll_fn(|cx| inner.poll_ready(cx)).await {
+                Ok(()) => inner.call(request),
+                Err(error) => return Response::from_layer_error(&error),
+            }
         };
-        answered.unwrap_or_else(|error| Response::from_layer_error(&error))
+        (answering.await).unwrap_or_else(|error| Response::from_layer_error(&error))
     }
 }
 
@@ -450,16 +467,12 @@ impl Service<Request> for Endpoint {
 type Wrap = Arc<dyn Fn(Inner) -> Inner + Send + Sync>;
 
 /// The users' layers of a server, outermost first, and the stack made of them on the
-/// first request (its worker is a task of the runtime that serves).
+/// first request.
 #[derive(Clone, Default)]
 pub(crate) struct Layers {
     wraps: Vec<Wrap>,
     stack: Arc<OnceLock<Next>>,
 }
-
-/// How many requests may wait for the stack to be ready (a rate limit's, a concurrency
-/// limit's) before more wait to be admitted.
-const WAITING: usize = 1024;
 
 impl Layers {
     pub(crate) fn push<L>(&mut self, layer: L)
