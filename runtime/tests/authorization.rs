@@ -531,3 +531,31 @@ async fn an_issuer_on_another_machine_over_plain_http_is_refused_before_any_requ
     running.stop().await;
     setup.server.stop().await;
 }
+
+#[tokio::test(flavor = "current_thread")]
+async fn an_authorized_stateless_call_takes_the_direct_path_and_keeps_its_scope_check() {
+    let log = Captured::default();
+    let _guard = log.install("mcp_tool=trace");
+    let setup = setup(|server| server).await;
+    let url = setup.server.url();
+    let token = setup.token("files:read");
+    let read = call(&url, Some(&token), "read_file", json!({"name": "a.txt"})).await;
+    assert_eq!(read.status, 200, "{}", read.body);
+    assert_eq!(
+        read.json()["result"]["content"][0]["text"],
+        "contents of a.txt"
+    );
+    assert!(
+        log.text()
+            .contains("a stateless tools/call answered directly"),
+        "an authorized call is answered without rmcp's service: {}",
+        log.text()
+    );
+    // The scope check stays before it: a token without `files:write` is refused.
+    let refused = call(&url, Some(&token), "delete_file", json!({"name": "a.txt"})).await;
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    // A tool that reads its caller is left to rmcp's service, which gives it its caller.
+    let whoami = call(&url, Some(&token), "whoami", json!({})).await.json();
+    let text = whoami["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.starts_with("user-42 via test-client"), "{text}");
+}

@@ -13,7 +13,9 @@
 //! and the answer cannot depend on what this path leaves out; anything else goes to `rmcp`
 //! unchanged. So it takes:
 //!
-//! - a server without sessions and without authorization;
+//! - a server without sessions; with authorization, a request whose token the guard
+//!   verified and whose message it decoded and checked against the token's scopes (the
+//!   message it checked is the one answered, not decoded again);
 //! - a `Host` that `rmcp` allows (judged as `rmcp` judges it), and no `Origin` header;
 //! - one `Accept` header, a plain list naming `application/json` and `text/event-stream`,
 //!   and a JSON `Content-Type`;
@@ -34,6 +36,8 @@ use rmcp::model::{
 use tokio_util::sync::CancellationToken;
 
 use super::Boxed;
+use std::sync::Arc;
+
 use crate::model::{Auth, RequestId};
 use crate::protocol::bridge;
 use crate::protocol::piped::Origin;
@@ -48,7 +52,7 @@ const CALL: &[u8] = b"\"tools/call\"";
 const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
 
 /// What answers stateless `tools/call` requests directly: the hosts allowed, as `rmcp`
-/// reads them. Made only for a stateless server without authorization.
+/// reads them. Made only for a stateless server.
 #[derive(Debug, Clone)]
 pub(super) struct Direct {
     /// Each allowed host and its port, if it names one.
@@ -102,22 +106,35 @@ impl Direct {
         let Inbound::Message(message) = wire::decode(body) else {
             return None;
         };
-        let ClientJsonRpcMessage::Request(JsonRpcRequest {
-            id,
-            request: ClientRequest::CallToolRequest(mut call),
-            ..
-        }) = *message
-        else {
-            return None;
+        (self.answer_message(server, message, parts, None).await).ok()
+    }
+
+    /// The response to `message` (decoded, and checked against the scopes `caller`'s
+    /// token grants, on a server with authorization), when it is a `tools/call` answered
+    /// here; else the message, for `rmcp`.
+    pub(super) async fn answer_message(
+        &self,
+        server: &ToolServer,
+        message: Box<ClientJsonRpcMessage>,
+        parts: &Parts,
+        caller: Option<Arc<Auth>>,
+    ) -> Result<Response<Boxed>, Box<ClientJsonRpcMessage>> {
+        let (id, mut call) = match *message {
+            ClientJsonRpcMessage::Request(JsonRpcRequest {
+                id,
+                request: ClientRequest::CallToolRequest(call),
+                ..
+            }) => (id, call),
+            other => return Err(Box::new(other)),
         };
         // rmcp keeps a request's `_meta` among its extensions.
+        let own_version = (call.extensions.get::<RequestMetaObject>())
+            .is_some_and(|meta| meta.0.0.contains_key(PROTOCOL_VERSION_KEY));
+        if own_version || (server.find(&call.params.name)).is_some_and(|tool| !tool.reply_only()) {
+            let request = ClientRequest::CallToolRequest(call);
+            return Err(Box::new(ClientJsonRpcMessage::request(request, id)));
+        }
         let meta = call.extensions.remove::<RequestMetaObject>();
-        if (meta.as_ref()).is_some_and(|meta| meta.0.0.contains_key(PROTOCOL_VERSION_KEY)) {
-            return None;
-        }
-        if (server.find(&call.params.name)).is_some_and(|tool| !tool.reply_only()) {
-            return None;
-        }
         tracing::trace!(tool = %call.params.name, "a stateless tools/call answered directly");
         let origin = Stateless {
             id: bridge::request_id(&id),
@@ -125,6 +142,7 @@ impl Direct {
             protocol_version: (parts.headers.get("mcp-protocol-version"))
                 .and_then(|version| version.to_str().ok().map(str::to_owned)),
             client_address: client_address(parts),
+            caller,
         };
         let running = async {
             if server.unobserved() {
@@ -137,13 +155,13 @@ impl Direct {
         };
         let answered = tokio::select! {
             answered = running => answered,
-            () = self.stop.cancelled() => return Some(stopped()),
+            () = self.stop.cancelled() => return Ok(stopped()),
         };
         let message = match answered {
             Ok(response) => reply(response, id),
             Err(error) => ServerJsonRpcMessage::error(error, Some(id)),
         };
-        Some(json(&message))
+        Ok(json(&message))
     }
 
     /// `rmcp`'s check of the `Host` header, for a request it lets through: present, an
@@ -197,9 +215,9 @@ async fn call_directly(
     }
 }
 
-/// A stateless request answered here, as the pipeline reads it: no session, and no
-/// caller, as this path serves only a server without authorization.
+/// A stateless request answered here, as the pipeline reads it: no session.
 struct Stateless {
+    caller: Option<std::sync::Arc<Auth>>,
     id: RequestId,
     meta: serde_json::Map<String, serde_json::Value>,
     protocol_version: Option<String>,
@@ -224,7 +242,7 @@ impl Origin for Stateless {
     }
 
     fn caller(&self) -> Option<std::sync::Arc<Auth>> {
-        None
+        self.caller.clone()
     }
 
     fn meta(&self) -> serde_json::Map<String, serde_json::Value> {

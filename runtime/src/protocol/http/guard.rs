@@ -104,9 +104,7 @@ impl Guard {
     }
 
     /// Reads `body` once, with the decoder dispatch uses, and checks every item it touches
-    /// against the scopes `auth` grants: the message, encoded again, for `rmcp` to read
-    /// (so that it reads exactly what was checked, whatever a second parser would make of
-    /// duplicate keys or escapes), or the refusal. A body the decoder cannot read is
+    /// against the scopes `auth` grants: the message as checked, or the refusal. A body the decoder cannot read is
     /// refused with its JSON-RPC error, never passed on unchecked.
     pub(super) fn authorize(
         &self,
@@ -134,17 +132,7 @@ impl Guard {
                 return Err(Box::new(self.forbidden(parts, &needed)));
             }
         }
-        match serde_json::to_vec(&message) {
-            Ok(encoded) => Ok(Checked::Message(Bytes::from(encoded))),
-            Err(error) => {
-                tracing::error!(%error, "a checked message could not be encoded again");
-                let message = "Invalid request: the message could not be read".to_owned();
-                Err(Box::new(rpc_error(
-                    StatusCode::BAD_REQUEST,
-                    wire::invalid_request(message),
-                )))
-            }
-        }
+        Ok(Checked::Message(message))
     }
 
     /// The server's resource URI: set, the verifier's audience, or the URL the request
@@ -325,8 +313,10 @@ fn origin_matches(origin: &str, allowed: &str) -> bool {
 
 /// What a message the guard checked comes to.
 pub(super) enum Checked {
-    /// The message, encoded again from what was checked: what `rmcp` reads.
-    Message(Bytes),
+    /// The message as it was decoded and checked: answered directly, or encoded again
+    /// for `rmcp` to read (so that it reads exactly what was checked, whatever a second
+    /// parser would make of duplicate keys or escapes).
+    Message(Box<ClientJsonRpcMessage>),
     /// A notification this server does not know, which nothing reads.
     Ignored,
 }

@@ -113,7 +113,7 @@ pub struct HttpService {
     /// The sessions, each bound to the caller that opened it.
     sessions: Arc<BoundedSessions>,
     /// What answers stateless `tools/call` requests without `rmcp`'s service, on a
-    /// stateless server without authorization.
+    /// stateless server.
     direct: Option<direct::Direct>,
     server: ToolServer,
 }
@@ -152,8 +152,7 @@ impl HttpService {
             config = config.with_sse_keep_alive(None);
         }
         let guard = guard::Guard::new(server, options);
-        let direct = (options.stateless && guard.is_none())
-            .then(|| direct::Direct::new(&options.allowed_hosts, stop));
+        let direct = (options.stateless).then(|| direct::Direct::new(&options.allowed_hosts, stop));
         let for_rmcp = server.clone();
         let sessions = Arc::new(BoundedSessions::new(
             options.max_sessions,
@@ -222,21 +221,42 @@ impl HttpService {
                 return rpc_error(StatusCode::BAD_REQUEST, wire::invalid_request(message));
             }
         };
-        let bytes = match (&self.guard, &auth) {
+        let mut checked = match (&self.guard, &auth) {
             (Some(guard), Some(auth)) => match guard.authorize(auth, &bytes, &parts) {
-                Ok(guard::Checked::Message(checked)) => checked,
+                Ok(guard::Checked::Message(message)) => Some(message),
                 Ok(guard::Checked::Ignored) => return accepted(),
                 Err(refusal) => return *refusal,
             },
-            _ => bytes,
+            _ => None,
         };
         if let Some(direct) = &self.direct
             && direct.admits(&parts)
-            // Boxed, as rmcp's answer is below, to keep this future small.
-            && let Some(response) = Box::pin(direct.answer(&self.server, &bytes, &parts)).await
         {
-            return answered(response, answering);
+            // Boxed, as rmcp's answer is below, to keep this future small.
+            match checked {
+                Some(message) => {
+                    let caller = auth.clone();
+                    let direct = direct.answer_message(&self.server, message, &parts, caller);
+                    match Box::pin(direct).await {
+                        Ok(response) => return answered(response, answering),
+                        Err(message) => checked = Some(message),
+                    }
+                }
+                None => {
+                    if let Some(response) =
+                        Box::pin(direct.answer(&self.server, &bytes, &parts)).await
+                    {
+                        return answered(response, answering);
+                    }
+                }
+            }
         }
+        // rmcp reads exactly what was checked, encoded again.
+        let bytes = match checked.map(|message| serde_json::to_vec(&message)) {
+            Some(Ok(encoded)) => Bytes::from(encoded),
+            Some(Err(error)) => return not_encoded(&error),
+            None => bytes,
+        };
         let request = Request::from_parts(parts, Full::new(bytes.clone()));
         let caller = auth.as_ref().map(|auth| auth.subject().to_owned());
         // rmcp's answer is a large future, boxed: this one, which holds it, is moved whole
@@ -436,6 +456,14 @@ fn body_too_slow(limit: Duration) -> Response<Boxed> {
         header::HeaderValue::from_static("close"),
     );
     response
+}
+
+/// `400` for a checked message that could not be encoded again for `rmcp`.
+#[cold]
+fn not_encoded(error: &serde_json::Error) -> Response<Boxed> {
+    tracing::error!(%error, "a checked message could not be encoded again");
+    let message = "Invalid request: the message could not be read".to_owned();
+    rpc_error(StatusCode::BAD_REQUEST, wire::invalid_request(message))
 }
 
 /// `202 Accepted`, what a notification gets, also one dropped as malformed.
