@@ -20,6 +20,7 @@ use futures::future::BoxFuture;
 use http::{Method, Request, Response, StatusCode, header};
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt as _, Full, LengthLimitError, Limited};
+use rmcp::model::ClientJsonRpcMessage;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
@@ -204,22 +205,9 @@ impl HttpService {
         }
         let answering = self.in_flight.token();
         let json_body = has_json_content(&parts.headers);
-        let reading = Limited::new(body, self.max_message).collect();
-        let Ok(read) = tokio::time::timeout(self.body_read_timeout, reading).await else {
-            return body_too_slow(self.body_read_timeout);
-        };
-        let bytes = match read {
-            Ok(collected) => collected.to_bytes(),
-            Err(error) if error.is::<LengthLimitError>() => {
-                return rpc_error(
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    wire::too_long(self.max_message),
-                );
-            }
-            Err(error) => {
-                let message = format!("Invalid request: the body could not be read ({error})");
-                return rpc_error(StatusCode::BAD_REQUEST, wire::invalid_request(message));
-            }
+        let bytes = match self.read_body(body).await {
+            Ok(bytes) => bytes,
+            Err(refusal) => return refusal,
         };
         let mut checked = match (&self.guard, &auth) {
             (Some(guard), Some(auth)) => match guard.authorize(auth, &bytes, &parts) {
@@ -233,22 +221,10 @@ impl HttpService {
             && direct.admits(&parts)
         {
             // Boxed, as rmcp's answer is below, to keep this future small.
-            match checked {
-                Some(message) => {
-                    let caller = auth.clone();
-                    let direct = direct.answer_message(&self.server, message, &parts, caller);
-                    match Box::pin(direct).await {
-                        Ok(response) => return answered(response, answering),
-                        Err(message) => checked = Some(message),
-                    }
-                }
-                None => {
-                    if let Some(response) =
-                        Box::pin(direct.answer(&self.server, &bytes, &parts)).await
-                    {
-                        return answered(response, answering);
-                    }
-                }
+            let direct = self.answer_directly(direct, checked, auth.clone(), &bytes, &parts);
+            match Box::pin(direct).await {
+                Ok(response) => return answered(response, answering),
+                Err(unanswered) => checked = unanswered,
             }
         }
         // rmcp reads exactly what was checked, encoded again.
@@ -271,6 +247,54 @@ impl HttpService {
             response
         };
         answered(response, answering)
+    }
+}
+
+impl HttpService {
+    /// A POST's body, read within the server's time and size limits; else the refusal.
+    async fn read_body<B>(&self, body: B) -> Result<Bytes, Response<Boxed>>
+    where
+        B: http_body::Body<Data = Bytes> + Send + 'static,
+        B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+    {
+        let reading = Limited::new(body, self.max_message).collect();
+        let Ok(read) = tokio::time::timeout(self.body_read_timeout, reading).await else {
+            return Err(body_too_slow(self.body_read_timeout));
+        };
+        match read {
+            Ok(collected) => Ok(collected.to_bytes()),
+            Err(error) if error.is::<LengthLimitError>() => Err(rpc_error(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                wire::too_long(self.max_message),
+            )),
+            Err(error) => {
+                let message = format!("Invalid request: the body could not be read ({error})");
+                Err(rpc_error(
+                    StatusCode::BAD_REQUEST,
+                    wire::invalid_request(message),
+                ))
+            }
+        }
+    }
+
+    /// The response of the direct path to a stateless request: to the message the guard
+    /// checked on a server with authorization, else to the body; or what `rmcp` is to
+    /// read, when the direct path does not answer it.
+    async fn answer_directly(
+        &self,
+        direct: &direct::Direct,
+        checked: Option<Box<ClientJsonRpcMessage>>,
+        caller: Option<Arc<crate::model::Auth>>,
+        bytes: &[u8],
+        parts: &http::request::Parts,
+    ) -> Result<Response<Boxed>, Option<Box<ClientJsonRpcMessage>>> {
+        match checked {
+            Some(message) => (direct
+                .answer_message(&self.server, message, parts, caller)
+                .await)
+                .map_err(Some),
+            None => (direct.answer(&self.server, bytes, parts).await).ok_or(None),
+        }
     }
 }
 
