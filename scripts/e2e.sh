@@ -72,7 +72,7 @@ if setup scripts/setup-fuzzer.sh FUZZER_UNAVAILABLE; then
     export FUZZER_BIN
 fi
 
-cargo build -p mcp-tool --example file_search --features redis --locked
+cargo build -p mcp-tool --example file_search --features redis,opentelemetry --locked
 target_dir="${CARGO_TARGET_DIR:-target}"
 bin="$target_dir/debug/examples/file_search"
 if [[ ! -x "$bin" ]]; then

@@ -76,6 +76,8 @@ step check "public API: no rmcp type outside the escape hatch" scripts/public_ap
 
 step doctest "doc tests of the rmcp escape hatch (feature rmcp)" \
     cargo test -p mcp-tool --doc --features rmcp --locked
+step doctest "doc tests of the OpenTelemetry set-up (feature opentelemetry)" \
+    cargo test -p mcp-tool --doc --features opentelemetry --locked
 
 step check "cargo package: every crate builds from its package" scripts/package-check.sh
 

@@ -10,6 +10,8 @@
 //! cargo run --example file_search -- --tools searches.toml   # and saved searches as tools
 //! cargo run --example file_search --features redis -- --http 127.0.0.1:8001 --stateless \
 //!     --redis redis://127.0.0.1:6379   # a replica that keeps its tasks in Redis
+//! OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 \
+//!     cargo run --example file_search --features opentelemetry   # spans and durations over OTLP
 //! ```
 //!
 //! Three tools: `search` walks the tree and keeps the entries whose attributes match a
@@ -186,6 +188,13 @@ async fn main() -> anyhow::Result<()> {
         root.display()
     );
     let root = std::sync::Arc::new(Root(root));
+    // With `--features opentelemetry` and an OTLP endpoint named, each request's span and
+    // duration go there; dropped as `main` returns, it exports what is left.
+    #[cfg(feature = "opentelemetry")]
+    let _telemetry = match std::env::var_os("OTEL_EXPORTER_OTLP_ENDPOINT") {
+        Some(_) => Some(mcp_tool::telemetry::init().map_err(|error| anyhow::anyhow!(error))?),
+        None => None,
+    };
     let mut server = mcp_tool::Server::from_registry("file-search", env!("CARGO_PKG_VERSION"))
         .instructions(INSTRUCTIONS)
         .state(Root(root.0.clone()));

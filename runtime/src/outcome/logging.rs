@@ -61,13 +61,19 @@ pub(crate) fn init_unless_set() {
     if tracing::dispatcher::has_been_set() {
         return;
     }
+    // Another thread may have installed one since: theirs stays.
+    let _ = install(env_filter());
+}
+
+/// The filter of `RUST_LOG` as [`directives`] read it; one that does not parse is
+/// reported once and the default level used.
+#[cfg(feature = "logging")]
+pub(crate) fn env_filter() -> EnvFilter {
     let directives = std::env::var("RUST_LOG").unwrap_or_default();
-    let filter = filter(&directives).unwrap_or_else(|error| {
+    filter(&directives).unwrap_or_else(|error| {
         eprintln!("RUST_LOG ignored, it does not parse ({error}); logging at `info`");
         EnvFilter::new(self::directives(""))
-    });
-    // Another thread may have installed one since: theirs stays.
-    let _ = install(filter);
+    })
 }
 
 #[cfg(feature = "logging")]

@@ -14,3 +14,5 @@ pub mod masking;
 pub(crate) mod output;
 pub(crate) mod panics;
 pub(crate) mod suggest;
+#[cfg(feature = "opentelemetry")]
+pub mod telemetry;

@@ -25,7 +25,7 @@ use tracing::Instrument as _;
 
 use crate::model::{Auth, RequestId};
 use crate::protocol::{bridge, session};
-use crate::server::pipeline::telemetry::{self, Failure, Head};
+use crate::server::pipeline::telemetry::{self, Failure, Head, TRACE_KEYS};
 use crate::server::pipeline::{
     Body, ErrorReply, Reply, Request, Response, Transport, written_size,
 };
@@ -194,6 +194,8 @@ pub(crate) trait Origin: Send + 'static {
     fn caller(&self) -> Option<Arc<Auth>>;
     fn meta(&self) -> Map<String, Value>;
     fn client_address(&self) -> Option<SocketAddr>;
+    /// The trace context the client sent, in `_meta` or else as HTTP headers.
+    fn trace(&self) -> [Option<&str>; 3];
 }
 
 impl Origin for RequestContext<RoleServer> {
@@ -224,6 +226,27 @@ impl Origin for RequestContext<RoleServer> {
     fn client_address(&self) -> Option<SocketAddr> {
         client_address(&self.extensions)
     }
+
+    fn trace(&self) -> [Option<&str>; 3] {
+        trace(&self.meta.0.0, &self.extensions)
+    }
+}
+
+/// The trace context in `meta`, or else in the HTTP request's headers.
+pub(crate) fn trace<'a>(
+    meta: &'a Map<String, Value>,
+    extensions: &'a rmcp::model::Extensions,
+) -> [Option<&'a str>; 3] {
+    let in_meta = TRACE_KEYS.map(|key| meta.get(key).and_then(Value::as_str));
+    if in_meta[0].is_some() {
+        return in_meta;
+    }
+    #[cfg(feature = "http")]
+    if let Some(parts) = extensions.get::<http::request::Parts>() {
+        return TRACE_KEYS.map(|key| parts.headers.get(key).and_then(|v| v.to_str().ok()));
+    }
+    let _ = extensions;
+    in_meta
 }
 
 impl ToolServer {
@@ -314,6 +337,7 @@ fn head<'a>(target: Option<&'a str>, origin: &'a impl Origin) -> Head<'a> {
         protocol_version: origin.protocol_version(),
         id: Some(origin.id().to_string()),
         transport: origin.transport(),
+        trace: origin.trace(),
     }
 }
 

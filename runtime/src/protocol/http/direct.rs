@@ -43,6 +43,7 @@ use crate::protocol::bridge;
 use crate::protocol::piped::Origin;
 use crate::protocol::wire::{self, Inbound};
 use crate::server::pipeline::Transport;
+use crate::server::pipeline::telemetry::{self, TRACE_KEYS};
 use crate::server::tool_server::{Refusal, ToolServer};
 
 /// The method answered here, as a request's body spells it.
@@ -143,6 +144,16 @@ impl Direct {
                 .and_then(|version| version.to_str().ok().map(str::to_owned)),
             client_address: client_address(parts),
             caller,
+            traceparent: (telemetry::listening())
+                .then(|| {
+                    parts
+                        .headers
+                        .get("traceparent")?
+                        .to_str()
+                        .ok()
+                        .map(str::to_owned)
+                })
+                .flatten(),
         };
         let running = async {
             if server.unobserved() {
@@ -218,6 +229,8 @@ async fn call_directly(
 /// A stateless request answered here, as the pipeline reads it: no session.
 struct Stateless {
     caller: Option<std::sync::Arc<Auth>>,
+    /// The HTTP request's `traceparent` header.
+    traceparent: Option<String>,
     id: RequestId,
     meta: serde_json::Map<String, serde_json::Value>,
     protocol_version: Option<String>,
@@ -251,6 +264,14 @@ impl Origin for Stateless {
 
     fn client_address(&self) -> Option<std::net::SocketAddr> {
         self.client_address
+    }
+
+    fn trace(&self) -> [Option<&str>; 3] {
+        let in_meta = TRACE_KEYS.map(|key| self.meta.get(key).and_then(serde_json::Value::as_str));
+        match in_meta[0] {
+            Some(_) => in_meta,
+            None => [self.traceparent.as_deref(), None, None],
+        }
     }
 }
 

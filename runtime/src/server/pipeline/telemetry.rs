@@ -25,6 +25,9 @@ pub(crate) struct Head<'a> {
     pub(crate) protocol_version: Option<String>,
     pub(crate) id: Option<String>,
     pub(crate) transport: Transport,
+    /// The trace context the client sent: `traceparent`, `tracestate`, `baggage`.
+    #[cfg_attr(not(feature = "opentelemetry"), allow(dead_code))]
+    pub(crate) trace: [Option<&'a str>; 3],
 }
 
 /// How a request failed, for its span.
@@ -82,6 +85,8 @@ pub(crate) fn begin<'a>(method: &'static str, head: impl FnOnce() -> Head<'a>) -
     }
     let head = head();
     record_head(&span, method, &head);
+    #[cfg(feature = "opentelemetry")]
+    parent(&span, &head.trace);
     Traced {
         span,
         method,
@@ -124,6 +129,39 @@ fn record_head(span: &Span, method: &'static str, head: &Head<'_>) {
     }
     span.record("network.transport", head.transport.network());
 }
+
+/// Makes the client's trace, when it sent one, the parent of the request's span.
+#[cfg(feature = "opentelemetry")]
+fn parent(span: &Span, trace: &[Option<&str>; 3]) {
+    use tracing_opentelemetry::OpenTelemetrySpanExt as _;
+
+    /// The trace context's fields, as a propagator reads them.
+    struct Carrier<'a>(&'a [Option<&'a str>; 3]);
+
+    impl opentelemetry::propagation::Extractor for Carrier<'_> {
+        fn get(&self, key: &str) -> Option<&str> {
+            let position = TRACE_KEYS.iter().position(|known| *known == key)?;
+            self.0[position]
+        }
+
+        fn keys(&self) -> Vec<&str> {
+            TRACE_KEYS.to_vec()
+        }
+    }
+
+    if span.is_disabled() || trace[0].is_none() {
+        return;
+    }
+    let context = opentelemetry::global::get_text_map_propagator(|propagator| {
+        propagator.extract(&Carrier(trace))
+    });
+    // A span no OpenTelemetry layer records has no parent to set: nothing to do.
+    let _ = span.set_parent(context);
+}
+
+/// The keys of the trace context a client propagates (W3C Trace Context and Baggage), in
+/// `_meta` or as HTTP headers.
+pub(crate) const TRACE_KEYS: [&str; 3] = ["traceparent", "tracestate", "baggage"];
 
 impl Traced {
     /// Whether anyone listens: what `finish` is told is worth working out.
