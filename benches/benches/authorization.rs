@@ -12,36 +12,11 @@ use http_body_util::{BodyExt as _, Full};
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
-use jsonwebtoken::jwk::{Jwk, JwkSet};
-use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use mcp_tool::{JwtVerifier, ToolServer};
 use serde_json::json;
 use tokio::runtime::Runtime;
 
-const KEY: &[u8] = include_bytes!("../../runtime/tests/keys/rsa-a.pem");
-
 type HttpClient = Client<HttpConnector, Full<Bytes>>;
-
-/// Serves the issuer's metadata and key set; its URL.
-async fn issuer() -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("binds");
-    let url = format!("http://{}", listener.local_addr().expect("an address"));
-    let key = EncodingKey::from_rsa_pem(KEY).expect("a key");
-    let mut jwk = Jwk::from_encoding_key(&key, Algorithm::RS256).expect("a JWK");
-    jwk.common.key_id = Some("a".to_owned());
-    let jwks = serde_json::to_string(&JwkSet { keys: vec![jwk] }).expect("JSON");
-    let metadata = json!({ "issuer": url, "jwks_uri": format!("{url}/jwks") }).to_string();
-    let app = axum::Router::new()
-        .route(
-            "/.well-known/oauth-authorization-server",
-            axum::routing::get(move || async move { metadata }),
-        )
-        .route("/jwks", axum::routing::get(move || async move { jwks }));
-    tokio::spawn(async move { axum::serve(listener, app).await });
-    url
-}
 
 /// Serves `server` statelessly on a free port; its endpoint's URL.
 async fn serve(server: ToolServer, listener: tokio::net::TcpListener) -> String {
@@ -78,7 +53,7 @@ async fn call(client: &HttpClient, url: &str, token: Option<&str>) -> Bytes {
 fn bench(c: &mut Criterion) {
     let rt = Runtime::new().expect("a tokio runtime");
     let (plain, secured, checked, token) = rt.block_on(async {
-        let issuer = issuer().await;
+        let issuer = mcp_tool_benches::issuer::serve().await;
         let ours = mcp_tool_benches::ours::builder;
         let plain = ours().stateless(true).build().expect("builds");
         let plain = serve(
@@ -105,14 +80,7 @@ fn bench(c: &mut Criterion) {
             .build()
             .expect("builds");
         let checked = serve(checked, listener).await;
-        let claims = json!({
-            "iss": issuer, "aud": resource, "sub": "bench", "scope": "",
-            "exp": 4_000_000_000u64,
-        });
-        let mut header = Header::new(Algorithm::RS256);
-        header.kid = Some("a".to_owned());
-        let key = EncodingKey::from_rsa_pem(KEY).expect("a key");
-        let token = jsonwebtoken::encode(&header, &claims, &key).expect("a token");
+        let token = mcp_tool_benches::issuer::token(&issuer, &resource);
         (plain, secured, checked, token)
     });
     let client: HttpClient = Client::builder(TokioExecutor::new()).build_http();

@@ -15,10 +15,12 @@
 //! defined at run time ([`runtime`]) are set against ours in the benchmark `runtime_tools`.
 //! The binary `mask-count` masks the message of [`masking`] at several sizes, for
 //! instruction counts. [`decode`] sets our decoding of an incoming message beside rmcp's
-//! (the benchmark `decode` and the binary `decode-count`).
+//! (the benchmark `decode` and the binary `decode-count`). [`issuer`] is an OAuth issuer
+//! served in-process, for the servers with authorization.
 
 pub mod decode;
 pub mod hand;
+pub mod issuer;
 pub mod masking;
 pub mod ours;
 pub mod payload;

@@ -9,6 +9,9 @@
 //! - `rmcp-nodelay`: the same, with `TCP_NODELAY` set on each accepted connection
 //!   (`ListenerExt::tap_io`), to tell how much of a difference is Nagle's alone.
 //!
+//! - `ours-auth` (stateless only): ours with authorization, a `JwtVerifier` of an issuer
+//!   served in-process; it prints a token it accepts on the line after its endpoint.
+//!
 //! Modes: `stateful`, with sessions and SSE replies (rmcp's default configuration, and
 //! ours' default); `stateless`, no sessions and JSON replies, set alike on both sides
 //! (ours' `.stateless(true)` gives rmcp what is given to it here: sessions off, JSON
@@ -28,6 +31,24 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use tokio::io::AsyncReadExt as _;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
+
+/// The style `ours-auth`: ours, stateless, with a `JwtVerifier` of an issuer served
+/// in-process; prints the endpoint, then a token the server accepts (its first request
+/// fetches the issuer's keys, which are kept), and serves until stdin closes.
+async fn serve_authorized(listener: TcpListener, endpoint: &str) -> anyhow::Result<()> {
+    let issuer = mcp_tool_benches::issuer::serve().await;
+    let verifier = mcp_tool::JwtVerifier::issuer(&issuer).audience(endpoint);
+    let server = ours::builder()
+        .stateless(true)
+        .authorization(verifier)
+        .build()?;
+    let token = mcp_tool_benches::issuer::token(&issuer, endpoint);
+    let mut stdout = std::io::stdout();
+    writeln!(stdout, "{endpoint}\n{token}")?;
+    stdout.flush()?;
+    server.serve_http(listener, stdin_closed()).await?;
+    Ok(())
+}
 
 /// Completes when stdin reaches its end: the load generator is done with the server.
 async fn stdin_closed() {
@@ -76,11 +97,18 @@ async fn main() -> anyhow::Result<()> {
     let (style, stateless) = match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
         [style @ ("ours" | "rmcp" | "rmcp-nodelay"), "stateful"] => (style.to_owned(), false),
         [style @ ("ours" | "rmcp" | "rmcp-nodelay"), "stateless"] => (style.to_owned(), true),
-        _ => bail!("usage: http-server ours|rmcp|rmcp-nodelay stateful|stateless"),
+        ["ours-auth", "stateless"] => ("ours-auth".to_owned(), true),
+        _ => bail!(
+            "usage: http-server ours|rmcp|rmcp-nodelay stateful|stateless | ours-auth stateless"
+        ),
     };
     let listener = TcpListener::bind("127.0.0.1:0").await?;
+    let endpoint = format!("http://{}/mcp", listener.local_addr()?);
     let mut stdout = std::io::stdout();
-    writeln!(stdout, "http://{}/mcp", listener.local_addr()?)?;
+    if style == "ours-auth" {
+        return serve_authorized(listener, &endpoint).await;
+    }
+    writeln!(stdout, "{endpoint}")?;
     stdout.flush()?;
     match style.as_str() {
         "ours" => {
