@@ -1,6 +1,7 @@
 //! Who called: the identity a verified access token gives a call over HTTP.
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
@@ -25,6 +26,12 @@ use serde_json::{Map, Value};
 /// ```
 #[derive(Clone, PartialEq)]
 pub struct Auth {
+    /// Shared: a caller is cloned for every request its kept token makes.
+    inner: Arc<Caller>,
+}
+
+#[derive(Clone, PartialEq)]
+struct Caller {
     subject: String,
     scopes: Vec<String>,
     client_id: Option<String>,
@@ -35,10 +42,12 @@ impl Auth {
     /// The identity of `subject` (a token's `sub`), with no scope, no client and no claim.
     pub fn new(subject: impl Into<String>) -> Self {
         Self {
-            subject: subject.into(),
-            scopes: Vec::new(),
-            client_id: None,
-            claims: Map::new(),
+            inner: Arc::new(Caller {
+                subject: subject.into(),
+                scopes: Vec::new(),
+                client_id: None,
+                claims: Map::new(),
+            }),
         }
     }
 
@@ -49,37 +58,37 @@ impl Auth {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        self.scopes = scopes.into_iter().map(Into::into).collect();
+        Arc::make_mut(&mut self.inner).scopes = scopes.into_iter().map(Into::into).collect();
         self
     }
 
     /// With the client the token was issued to (`client_id`, or `azp`).
     #[must_use]
     pub fn with_client_id(mut self, client_id: impl Into<String>) -> Self {
-        self.client_id = Some(client_id.into());
+        Arc::make_mut(&mut self.inner).client_id = Some(client_id.into());
         self
     }
 
     /// With the token's claims, as its issuer wrote them.
     #[must_use]
     pub fn with_claims(mut self, claims: Map<String, Value>) -> Self {
-        self.claims = claims;
+        Arc::make_mut(&mut self.inner).claims = claims;
         self
     }
 
     /// Whom the token speaks for: its `sub` claim.
     pub fn subject(&self) -> &str {
-        &self.subject
+        &self.inner.subject
     }
 
     /// The scopes the token grants.
     pub fn scopes(&self) -> &[String] {
-        &self.scopes
+        &self.inner.scopes
     }
 
     /// Whether the token grants `scope`.
     pub fn has_scope(&self, scope: &str) -> bool {
-        self.scopes.iter().any(|granted| granted == scope)
+        self.inner.scopes.iter().any(|granted| granted == scope)
     }
 
     /// Whether the token grants every one of `scopes`.
@@ -89,13 +98,13 @@ impl Auth {
 
     /// The client the token was issued to, when the token says.
     pub fn client_id(&self) -> Option<&str> {
-        self.client_id.as_deref()
+        self.inner.client_id.as_deref()
     }
 
     /// Every claim of the token (of a JWT, its payload; of an introspected token, the
     /// introspection's answer), for what the accessors above do not name.
     pub fn claims(&self) -> &Map<String, Value> {
-        &self.claims
+        &self.inner.claims
     }
 }
 
@@ -103,9 +112,9 @@ impl Auth {
 impl fmt::Debug for Auth {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Auth")
-            .field("subject", &self.subject)
-            .field("scopes", &self.scopes)
-            .field("client_id", &self.client_id)
+            .field("subject", &self.inner.subject)
+            .field("scopes", &self.inner.scopes)
+            .field("client_id", &self.inner.client_id)
             .finish_non_exhaustive()
     }
 }

@@ -191,14 +191,13 @@ impl HttpService {
             },
             None => None,
         };
-        if let Some(auth) = &auth {
-            if self.taken_session(&parts, auth.subject()) {
-                return session_not_found();
-            }
-            // rmcp hands the request's parts to the handler, which gives a call its caller.
-            parts.extensions.insert(Arc::clone(auth));
+        if let Some(auth) = &auth
+            && self.taken_session(&parts, auth.subject())
+        {
+            return session_not_found();
         }
         if parts.method != Method::POST {
+            give_caller(&mut parts, auth.as_ref());
             // GET and DELETE carry no body that MCP reads.
             let request = Request::from_parts(parts, Full::new(Bytes::new()));
             return Box::pin(self.inner.handle(request)).await;
@@ -233,6 +232,7 @@ impl HttpService {
             Some(Err(error)) => return not_encoded(&error),
             None => bytes,
         };
+        give_caller(&mut parts, auth.as_ref());
         let request = Request::from_parts(parts, Full::new(bytes.clone()));
         let caller = auth.as_ref().map(|auth| auth.subject().to_owned());
         // rmcp's answer is a large future, boxed: this one, which holds it, is moved whole
@@ -295,6 +295,14 @@ impl HttpService {
                 .map_err(Some),
             None => (direct.answer(&self.server, bytes, parts).await).ok_or(None),
         }
+    }
+}
+
+/// rmcp hands the request's parts to the handler, which gives a call its caller. (The
+/// direct path is given its caller itself.)
+fn give_caller(parts: &mut http::request::Parts, auth: Option<&Arc<crate::model::Auth>>) {
+    if let Some(auth) = auth {
+        parts.extensions.insert(Arc::clone(auth));
     }
 }
 
