@@ -5,7 +5,13 @@ use jsonwebtoken::jwk::{Jwk, JwkSet};
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use serde_json::json;
 
-const KEY: &[u8] = include_bytes!("../../runtime/tests/keys/rsa-a.pem");
+/// The runtime's test key, read where the workspace keeps it (not built into the crate,
+/// whose package does not hold it).
+fn key() -> EncodingKey {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../runtime/tests/keys/rsa-a.pem");
+    let pem = std::fs::read(path).unwrap_or_else(|error| panic!("{path}: {error}"));
+    EncodingKey::from_rsa_pem(&pem).expect("a key")
+}
 
 /// Serves the issuer's metadata and key set on a task of the current runtime; its URL.
 pub async fn serve() -> String {
@@ -13,8 +19,7 @@ pub async fn serve() -> String {
         .await
         .expect("binds");
     let url = format!("http://{}", listener.local_addr().expect("an address"));
-    let key = EncodingKey::from_rsa_pem(KEY).expect("a key");
-    let mut jwk = Jwk::from_encoding_key(&key, Algorithm::RS256).expect("a JWK");
+    let mut jwk = Jwk::from_encoding_key(&key(), Algorithm::RS256).expect("a JWK");
     jwk.common.key_id = Some("a".to_owned());
     let jwks = serde_json::to_string(&JwkSet { keys: vec![jwk] }).expect("JSON");
     let metadata = json!({ "issuer": url, "jwks_uri": format!("{url}/jwks") }).to_string();
@@ -36,6 +41,5 @@ pub fn token(issuer: &str, resource: &str) -> String {
     });
     let mut header = Header::new(Algorithm::RS256);
     header.kid = Some("a".to_owned());
-    let key = EncodingKey::from_rsa_pem(KEY).expect("a key");
-    jsonwebtoken::encode(&header, &claims, &key).expect("a token")
+    jsonwebtoken::encode(&header, &claims, &key()).expect("a token")
 }

@@ -1,6 +1,8 @@
 //! The request pipeline: users' layers (tower's own, a `layer_fn`, a `from_fn` closure)
 //! and the built-in ones, on stdio, on HTTP with sessions and on stateless HTTP.
 
+#![cfg(feature = "http")]
+
 mod common;
 
 use std::sync::{Arc, Mutex};
@@ -495,6 +497,7 @@ async fn the_audit_layer_writes_one_masked_record_per_request() {
     );
 }
 
+#[cfg(feature = "auth")]
 #[tokio::test]
 async fn a_rate_limited_caller_is_refused_while_another_caller_is_served() {
     use common::authorized::{self, call};
