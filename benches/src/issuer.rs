@@ -8,7 +8,10 @@ use serde_json::json;
 /// The runtime's test key, read where the workspace keeps it (not built into the crate,
 /// whose package does not hold it).
 fn key() -> EncodingKey {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../runtime/tests/keys/rsa-a.pem");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../runtime/tests/keys/rsa-a.pem"
+    );
     let pem = std::fs::read(path).unwrap_or_else(|error| panic!("{path}: {error}"));
     EncodingKey::from_rsa_pem(&pem).expect("a key")
 }
