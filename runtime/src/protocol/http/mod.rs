@@ -102,7 +102,10 @@ impl std::fmt::Debug for HttpBody {
 /// # }
 /// ```
 #[derive(Clone)]
-pub struct HttpService {
+pub struct HttpService(Arc<Endpoint>);
+
+/// What an [`HttpService`] shares between its clones: one per request is made.
+struct Endpoint {
     inner: StreamableHttpService<ToolServer, BoundedSessions>,
     max_message: usize,
     max_sessions: usize,
@@ -122,8 +125,8 @@ pub struct HttpService {
 impl std::fmt::Debug for HttpService {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HttpService")
-            .field("max_message", &self.max_message)
-            .field("in_flight", &self.in_flight.len())
+            .field("max_message", &self.0.max_message)
+            .field("in_flight", &self.0.in_flight.len())
             .finish_non_exhaustive()
     }
 }
@@ -164,7 +167,7 @@ impl HttpService {
             Arc::clone(&sessions),
             config,
         );
-        Self {
+        HttpService(Arc::new(Endpoint {
             inner,
             max_message,
             max_sessions: options.max_sessions,
@@ -174,10 +177,17 @@ impl HttpService {
             sessions,
             direct,
             server: server.clone(),
-        }
+        }))
     }
 
-    async fn handle<B>(self, request: Request<B>) -> Response<Boxed>
+    /// The requests being answered, which a graceful shutdown waits for.
+    pub(super) fn in_flight(&self) -> &TaskTracker {
+        &self.0.in_flight
+    }
+}
+
+impl Endpoint {
+    async fn handle<B>(&self, request: Request<B>) -> Response<Boxed>
     where
         B: http_body::Body<Data = Bytes> + Send + 'static,
         B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
@@ -250,7 +260,7 @@ impl HttpService {
     }
 }
 
-impl HttpService {
+impl Endpoint {
     /// A POST's body, read within the server's time and size limits; else the refusal.
     async fn read_body<B>(&self, body: B) -> Result<Bytes, Response<Boxed>>
     where
@@ -347,7 +357,7 @@ impl http_body::Body for Answering {
     }
 }
 
-impl HttpService {
+impl Endpoint {
     /// Whether the request names a session another caller opened: a token of one user
     /// never reaches another user's session, whose id it may have learned.
     fn taken_session(&self, parts: &http::request::Parts, subject: &str) -> bool {
@@ -380,8 +390,8 @@ where
     }
 
     fn call(&mut self, request: Request<B>) -> Self::Future {
-        let service = self.clone();
-        Box::pin(async move { Ok(service.handle(request).await.map(HttpBody)) })
+        let endpoint = Arc::clone(&self.0);
+        Box::pin(async move { Ok(endpoint.handle(request).await.map(HttpBody)) })
     }
 }
 

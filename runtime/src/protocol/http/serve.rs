@@ -67,7 +67,7 @@ pub(crate) async fn serve(
 ) -> Result<(), ServerError> {
     let stop = CancellationToken::new();
     let service = HttpService::new(&server, stop.clone());
-    let in_flight = service.in_flight.clone();
+    let in_flight = service.in_flight().clone();
     let options = server.http_options();
     let connections = Connections {
         app: routes(service, options.authorization.is_some()),
