@@ -100,7 +100,7 @@ pub mod testing;
 
 #[cfg(feature = "opentelemetry")]
 #[cfg_attr(docsrs, doc(cfg(feature = "opentelemetry")))]
-pub use crate::outcome::telemetry;
+pub use crate::outcome::otlp as telemetry;
 pub use crate::outcome::{logging, masking};
 
 /// The request pipeline: the `tower` layers every request passes on its way to its

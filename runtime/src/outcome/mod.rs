@@ -11,8 +11,8 @@ pub(crate) mod failure_report;
 pub(crate) mod log_filter;
 pub mod logging;
 pub mod masking;
+#[cfg(feature = "opentelemetry")]
+pub mod otlp;
 pub(crate) mod output;
 pub(crate) mod panics;
 pub(crate) mod suggest;
-#[cfg(feature = "opentelemetry")]
-pub mod telemetry;

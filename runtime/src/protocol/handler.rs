@@ -6,12 +6,12 @@ use std::sync::Arc;
 #[allow(deprecated)] // `SetLevelRequestParams`: see `set_level`.
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, CustomRequest,
-    CustomResult, ErrorCode, ErrorData, GetPromptRequestParams, GetPromptResponse,
-    ListPromptsRequestMethod, ListPromptsResult, ListResourceTemplatesRequestMethod,
-    ListResourceTemplatesResult, ListResourcesRequestMethod, ListResourcesResult, ListToolsResult,
-    PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
-    Reference, ServerConfig, SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter,
-    Tool, UnsubscribeRequestParams,
+    CustomResult, ErrorData, GetPromptRequestParams, GetPromptResponse, ListPromptsRequestMethod,
+    ListPromptsResult, ListResourceTemplatesRequestMethod, ListResourceTemplatesResult,
+    ListResourcesRequestMethod, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, Reference, ServerConfig,
+    SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter, Tool,
+    UnsubscribeRequestParams,
 };
 use rmcp::model::{CancelTaskParams, GetTaskParams, GetTaskResult, UpdateTaskParams};
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
@@ -20,15 +20,15 @@ use rmcp::{RoleServer, ServerHandler};
 use crate::call::session::Request;
 use crate::model::Auth;
 use crate::protocol::bridge;
-use crate::protocol::listeners::{PeerListener, StreamListener};
+use crate::protocol::call_reply::respond;
 use crate::protocol::listings;
-use crate::protocol::rounds;
-use crate::protocol::rounds::Begun;
+use crate::protocol::peer_listeners::{PeerListener, StreamListener};
+use crate::protocol::request_state;
 use crate::protocol::tasks;
 use crate::protocol::wire;
 use crate::server::catalog;
 use crate::server::scopes::permits;
-use crate::server::tool_server::{Answer, Refusal, ToolServer};
+use crate::server::tool_server::ToolServer;
 
 /// Returns the answer of the server's `answer_` method through the pipeline when a layer
 /// or a subscriber is there to see the request; else the handler goes on.
@@ -54,7 +54,7 @@ macro_rules! answer_call_tool {
         }
         let arguments = $request.arguments.unwrap_or_default();
         let (state, responses) = ($request.request_state.as_deref(), $request.input_responses);
-        let begun = rounds::begin(
+        let begun = request_state::begin(
             &$server.shared,
             &$context,
             ("tools/call", &$request.name),
@@ -339,7 +339,7 @@ impl ToolServer {
         let catalog = &self.shared.catalog;
         let arguments = request.arguments.unwrap_or_default();
         let (state, responses) = (request.request_state.as_deref(), request.input_responses);
-        let begun = rounds::begin(
+        let begun = request_state::begin(
             &self.shared,
             &context,
             ("prompts/get", &request.name),
@@ -418,7 +418,7 @@ impl ToolServer {
     ) -> Result<ReadResourceResponse, ErrorData> {
         let (state, responses) = (request.request_state.as_deref(), request.input_responses);
         let none = serde_json::Map::new();
-        let begun = rounds::begin(
+        let begun = request_state::begin(
             &self.shared,
             &context,
             ("resources/read", &request.uri),
@@ -500,14 +500,6 @@ fn one_page(request: Option<&PaginatedRequestParams>) -> Result<(), ErrorData> {
     }
 }
 
-/// A call the client cancelled: its tool's future was dropped; rmcp sends no reply to a
-/// cancelled request, as the specification asks, so this error goes nowhere.
-#[cold]
-pub(crate) fn cancelled(tool: &str, context: &RequestContext<RoleServer>) -> ErrorData {
-    tracing::info!(tool, request = %context.id, "the client cancelled the call; no reply is sent");
-    ErrorData::new(ErrorCode(-32800), "the request was cancelled", None)
-}
-
 /// The items of a list whose scopes (`needed`, in the list's order) `caller` holds.
 fn permitted<'a, T: Clone, S: AsRef<str> + 'a>(
     items: &[T],
@@ -534,7 +526,7 @@ impl ToolServer {
             context.extensions.get::<http::request::Parts>()?;
             authorization
                 .list_only_permitted
-                .then(|| crate::protocol::session::auth(context))
+                .then(|| crate::protocol::peer_session::auth(context))
         }
         #[cfg(not(feature = "http"))]
         {
@@ -547,33 +539,5 @@ impl ToolServer {
     fn tasks(&self) -> Result<&crate::server::tasks::Tasks, ErrorData> {
         (self.shared.tasks.as_deref())
             .ok_or_else(|| ErrorData::internal_error("this server serves no tasks", None))
-    }
-}
-
-/// The answer to a call of `tool` that ended with `outcome`: its result, the questions
-/// of its round, or the error it was refused with.
-pub(crate) fn respond(
-    server: &ToolServer,
-    outcome: Result<Answer, Refusal>,
-    begun: Option<&Begun>,
-    tool: &str,
-    context: &RequestContext<RoleServer>,
-) -> Result<CallToolResponse, ErrorData> {
-    match outcome {
-        Ok(answer) => Ok(bridge::call_result(answer).into()),
-        Err(Refusal::InputRequired) => match begun {
-            Some(begun) => Ok(begun.input_required(&server.shared)?.into()),
-            None => Err(ErrorData::internal_error(
-                "the call asked outside rounds",
-                None,
-            )),
-        },
-        Err(Refusal::Call(error)) => Err(bridge::error_data(error)),
-        Err(Refusal::Cancelled) => Err(cancelled(tool, context)),
-        Err(Refusal::MissingCapability(capability)) => {
-            Err(bridge::missing_capability(tool, capability))
-        }
-        // Only a task's call is refused so.
-        Err(Refusal::Crashed(message)) => Err(ErrorData::internal_error(message, None)),
     }
 }

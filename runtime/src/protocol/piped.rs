@@ -24,8 +24,8 @@ use serde_json::{Map, Value};
 use tracing::Instrument as _;
 
 use crate::model::{Auth, RequestId};
-use crate::protocol::{bridge, session};
-use crate::server::pipeline::telemetry::{self, Failure, Head, TRACE_KEYS};
+use crate::protocol::{bridge, peer_session};
+use crate::server::pipeline::spans::{self, Failure, Head, TRACE_KEYS};
 use crate::server::pipeline::{
     Body, ErrorReply, Reply, Request, Response, Transport, written_size,
 };
@@ -45,33 +45,26 @@ pub(crate) trait Params: Send + 'static {
     fn put_arguments(&mut self, _arguments: Option<Map<String, Value>>) {}
 }
 
-impl Params for CallToolRequestParams {
-    fn target(&self) -> Option<&str> {
-        Some(&self.name)
-    }
+/// Parameters whose target is their `name`, with arguments the pipeline lends out.
+macro_rules! named_with_arguments {
+    ($($params:ty),* $(,)?) => {$(
+        impl Params for $params {
+            fn target(&self) -> Option<&str> {
+                Some(&self.name)
+            }
 
-    fn take_arguments(&mut self) -> Option<Map<String, Value>> {
-        self.arguments.take()
-    }
+            fn take_arguments(&mut self) -> Option<Map<String, Value>> {
+                self.arguments.take()
+            }
 
-    fn put_arguments(&mut self, arguments: Option<Map<String, Value>>) {
-        self.arguments = arguments;
-    }
+            fn put_arguments(&mut self, arguments: Option<Map<String, Value>>) {
+                self.arguments = arguments;
+            }
+        }
+    )*};
 }
 
-impl Params for GetPromptRequestParams {
-    fn target(&self) -> Option<&str> {
-        Some(&self.name)
-    }
-
-    fn take_arguments(&mut self) -> Option<Map<String, Value>> {
-        self.arguments.take()
-    }
-
-    fn put_arguments(&mut self, arguments: Option<Map<String, Value>>) {
-        self.arguments = arguments;
-    }
-}
+named_with_arguments!(CallToolRequestParams, GetPromptRequestParams);
 
 /// Parameters whose target is one field.
 macro_rules! targets {
@@ -216,7 +209,7 @@ impl Origin for RequestContext<RoleServer> {
     }
 
     fn caller(&self) -> Option<Arc<Auth>> {
-        session::auth(self)
+        peer_session::auth(self)
     }
 
     fn meta(&self) -> Map<String, Value> {
@@ -233,20 +226,31 @@ impl Origin for RequestContext<RoleServer> {
 }
 
 /// The trace context in `meta`, or else in the HTTP request's headers.
-pub(crate) fn trace<'a>(
+fn trace<'a>(
     meta: &'a Map<String, Value>,
     extensions: &'a rmcp::model::Extensions,
 ) -> [Option<&'a str>; 3] {
+    trace_in(meta, || {
+        #[cfg(feature = "http")]
+        if let Some(parts) = extensions.get::<http::request::Parts>() {
+            return TRACE_KEYS.map(|key| parts.headers.get(key).and_then(|v| v.to_str().ok()));
+        }
+        let _ = extensions;
+        [None; 3]
+    })
+}
+
+/// The trace context in `meta` when it names a `traceparent`, else what `headers` give.
+pub(crate) fn trace_in<'a>(
+    meta: &'a Map<String, Value>,
+    headers: impl FnOnce() -> [Option<&'a str>; 3],
+) -> [Option<&'a str>; 3] {
     let in_meta = TRACE_KEYS.map(|key| meta.get(key).and_then(Value::as_str));
     if in_meta[0].is_some() {
-        return in_meta;
+        in_meta
+    } else {
+        headers()
     }
-    #[cfg(feature = "http")]
-    if let Some(parts) = extensions.get::<http::request::Parts>() {
-        return TRACE_KEYS.map(|key| parts.headers.get(key).and_then(|v| v.to_str().ok()));
-    }
-    let _ = extensions;
-    in_meta
 }
 
 impl ToolServer {
@@ -254,7 +258,7 @@ impl ToolServer {
     /// the pipeline already: it is answered at once.
     #[inline]
     pub(crate) fn unobserved(&self) -> bool {
-        self.piped || (self.shared.layers.is_empty() && !telemetry::listening())
+        self.piped || (self.shared.layers.is_empty() && !spans::listening())
     }
 
     /// This handle, marked as having passed the pipeline.
@@ -281,7 +285,7 @@ impl ToolServer {
         T: Answer,
         F: Future<Output = Result<T, ErrorData>> + Send + 'static,
     {
-        let traced = telemetry::begin(method, || head(params.target(), &context));
+        let traced = spans::begin(method, || head(params.target(), &context));
         let span = traced.span.clone();
         let server = self.passed();
         Box::pin(async move {
@@ -420,7 +424,7 @@ pub(crate) fn http_session(extensions: &rmcp::model::Extensions) -> Option<&str>
     #[cfg(feature = "http")]
     {
         let parts = extensions.get::<http::request::Parts>()?;
-        let session = parts.headers.get(session::SESSION_ID_HEADER)?;
+        let session = parts.headers.get(peer_session::SESSION_ID_HEADER)?;
         session.to_str().ok()
     }
     #[cfg(not(feature = "http"))]
@@ -439,18 +443,23 @@ pub(crate) fn transport(extensions: &rmcp::model::Extensions) -> Transport {
     Transport::Stdio
 }
 
-pub(crate) fn client_address(extensions: &rmcp::model::Extensions) -> Option<SocketAddr> {
+fn client_address(extensions: &rmcp::model::Extensions) -> Option<SocketAddr> {
     #[cfg(feature = "http")]
     {
-        let parts = extensions.get::<http::request::Parts>()?;
-        let info = parts
-            .extensions
-            .get::<axum::extract::ConnectInfo<SocketAddr>>()?;
-        Some(info.0)
+        address_of(extensions.get::<http::request::Parts>()?)
     }
     #[cfg(not(feature = "http"))]
     {
         let _ = extensions;
         None
     }
+}
+
+/// The client's address, where axum's `ConnectInfo` puts it in an HTTP request's parts.
+#[cfg(feature = "http")]
+pub(crate) fn address_of(parts: &http::request::Parts) -> Option<SocketAddr> {
+    let info = parts
+        .extensions
+        .get::<axum::extract::ConnectInfo<SocketAddr>>()?;
+    Some(info.0)
 }

@@ -39,7 +39,7 @@ use crate::server::builder::Server;
 use crate::server::tool_server::ToolServer;
 
 mod answers;
-mod catalog;
+mod catalog_requests;
 
 use answers::Answers;
 

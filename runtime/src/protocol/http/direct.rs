@@ -40,10 +40,10 @@ use std::sync::Arc;
 
 use crate::model::{Auth, RequestId};
 use crate::protocol::bridge;
-use crate::protocol::piped::Origin;
+use crate::protocol::piped::{Origin, address_of, trace_in};
 use crate::protocol::wire::{self, Inbound};
 use crate::server::pipeline::Transport;
-use crate::server::pipeline::telemetry::{self, TRACE_KEYS};
+use crate::server::pipeline::spans::{self, TRACE_KEYS};
 use crate::server::tool_server::{Refusal, ToolServer};
 
 /// The method answered here, as a request's body spells it.
@@ -142,18 +142,15 @@ impl Direct {
             meta: meta.map(|meta| meta.0.0).unwrap_or_default(),
             protocol_version: (parts.headers.get("mcp-protocol-version"))
                 .and_then(|version| version.to_str().ok().map(str::to_owned)),
-            client_address: client_address(parts),
+            client_address: address_of(parts),
             caller,
-            traceparent: (telemetry::listening())
-                .then(|| {
-                    parts
-                        .headers
-                        .get("traceparent")?
-                        .to_str()
-                        .ok()
-                        .map(str::to_owned)
-                })
-                .flatten(),
+            trace_headers: match spans::listening() {
+                true => TRACE_KEYS.map(|key| {
+                    let value = parts.headers.get(key)?.to_str().ok()?;
+                    Some(value.to_owned())
+                }),
+                false => [None, None, None],
+            },
         };
         let running = async {
             if server.unobserved() {
@@ -229,8 +226,8 @@ async fn call_directly(
 /// A stateless request answered here, as the pipeline reads it: no session.
 struct Stateless {
     caller: Option<std::sync::Arc<Auth>>,
-    /// The HTTP request's `traceparent` header.
-    traceparent: Option<String>,
+    /// The HTTP request's trace context headers, read when a subscriber listens.
+    trace_headers: [Option<String>; 3],
     id: RequestId,
     meta: serde_json::Map<String, serde_json::Value>,
     protocol_version: Option<String>,
@@ -267,17 +264,10 @@ impl Origin for Stateless {
     }
 
     fn trace(&self) -> [Option<&str>; 3] {
-        let in_meta = TRACE_KEYS.map(|key| self.meta.get(key).and_then(serde_json::Value::as_str));
-        match in_meta[0] {
-            Some(_) => in_meta,
-            None => [self.traceparent.as_deref(), None, None],
-        }
+        trace_in(&self.meta, || {
+            self.trace_headers.each_ref().map(Option::as_deref)
+        })
     }
-}
-
-fn client_address(parts: &Parts) -> Option<std::net::SocketAddr> {
-    let info = (parts.extensions).get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()?;
-    Some(info.0)
 }
 
 /// An allowed host as `rmcp` reads it: an authority, or else a bare host name.

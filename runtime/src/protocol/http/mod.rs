@@ -30,7 +30,7 @@ use crate::protocol::wire::{self, Inbound};
 use crate::server::tool_server::ToolServer;
 use sessions::BoundedSessions;
 
-pub(crate) use crate::protocol::session::SESSION_ID_HEADER;
+pub(crate) use crate::protocol::peer_session::SESSION_ID_HEADER;
 
 mod direct;
 mod guard;

@@ -19,8 +19,8 @@ use serde_json::{Map, Value};
 
 use crate::call::session::Request as _;
 use crate::model::{Auth, TaskSupport};
-use crate::protocol::rounds::{self, Begun};
-use crate::protocol::{bridge, handler, session};
+use crate::protocol::request_state::{self, Begun};
+use crate::protocol::{bridge, call_reply, peer_session};
 use crate::server::scopes::{Target, permits};
 use crate::server::tasks::{Lookup, NotStarted, Owner, Record, Status, Tasks, iso8601, now_ms};
 use crate::server::tool_server::ToolServer;
@@ -66,7 +66,7 @@ pub(crate) async fn call(
         let state = request.request_state.as_deref();
         let responses = request.input_responses.take();
         let subject = ("tools/call", &*request.name);
-        match rounds::begin(
+        match request_state::begin(
             &server.shared,
             context,
             subject,
@@ -104,7 +104,7 @@ pub(crate) async fn call(
     );
     let start = tokio::select! {
         start = handle.start() => start,
-        () = context.ct.cancelled() => return Some(Err(handler::cancelled(&request.name, context))),
+        () = context.ct.cancelled() => return Some(Err(call_reply::cancelled(&request.name, context))),
     };
     Some(answer(
         server,
@@ -123,7 +123,7 @@ fn owner(
     tool: &str,
 ) -> Result<(Option<Arc<Auth>>, Option<Owner>), ErrorData> {
     let auth = context.auth();
-    let owner = session::owner(context);
+    let owner = peer_session::owner(context);
     if auth.is_some() && owner.is_none() {
         return Err(ErrorData::invalid_request(
             format!(
@@ -150,7 +150,7 @@ fn answer(
         Start::Task(record) => Ok(CallToolResponse::Task(CreateTaskResult::new(task(
             &record, tasks,
         )))),
-        Start::Finished(outcome) => handler::respond(server, outcome, begun, tool, context),
+        Start::Finished(outcome) => call_reply::respond(server, outcome, begun, tool, context),
         Start::Refused(busy @ NotStarted::Busy(_)) => Err(ErrorData::new(
             ErrorCode::INTERNAL_ERROR,
             busy.to_string(),
@@ -221,7 +221,7 @@ pub(crate) struct Asker {
 impl Asker {
     pub(crate) fn of(context: &RequestContext<RoleServer>) -> Self {
         Self {
-            owner: session::owner(context),
+            owner: peer_session::owner(context),
             auth: context.auth(),
         }
     }
@@ -252,7 +252,7 @@ async fn record(
             format!(
                 "the task `{shown}` has expired: a task is kept for {} after it is created; \
                  call the tool again for a new one",
-                rounds::words(tasks.settings.ttl)
+                request_state::words(tasks.settings.ttl)
             ),
             None,
         )),
@@ -355,7 +355,7 @@ pub(crate) async fn update(
             None,
         ));
     }
-    rounds::check_responses(&params.input_responses)?;
+    request_state::check_responses(&params.input_responses)?;
     if let Some(running) = tasks.running_here(&record.id) {
         if running.inbox.give(params.input_responses) {
             // Written before the ack, so that the next tasks/get sees the answers taken.

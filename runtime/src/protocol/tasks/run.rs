@@ -18,7 +18,7 @@ use crate::model::{
     SamplingResponse,
 };
 use crate::outcome::error::INTERNAL_ERROR;
-use crate::protocol::{bridge, rounds};
+use crate::protocol::{bridge, questions};
 use crate::server::tasks::{
     Lookup, NotStarted, Owner, Record, Running, Status, Tasks, millis, now_ms,
 };
@@ -196,7 +196,7 @@ pub(crate) async fn sync(tasks: &Tasks, id: &str, running: &Running) {
     }
     let mut requests = Map::new();
     for (key, question) in running.inbox.waiting() {
-        match rounds::input_request(&question).map(serde_json::to_value) {
+        match questions::input_request(&question).map(serde_json::to_value) {
             Ok(Ok(request)) => {
                 requests.insert(key, request);
             }
@@ -461,9 +461,9 @@ impl Session for TaskRequest {
 
     fn sample(&self, request: SamplingRequest) -> Pending<'_, Result<SamplingResponse, String>> {
         if let Some(round) = self.asking_in_rounds() {
-            return Box::pin(rounds::sample(round, request));
+            return Box::pin(questions::sample(round, request));
         }
-        Box::pin(async move { rounds::sampling_of(self.ask(Question::Sampling(request)).await) })
+        Box::pin(async move { questions::sampling_of(self.ask(Question::Sampling(request)).await) })
     }
 
     fn elicit(
@@ -471,18 +471,18 @@ impl Session for TaskRequest {
         request: ElicitationRequest,
     ) -> Pending<'_, Result<Elicitation<Value>, String>> {
         if let Some(round) = self.asking_in_rounds() {
-            return Box::pin(rounds::elicit(round, request));
+            return Box::pin(questions::elicit(round, request));
         }
-        Box::pin(
-            async move { rounds::elicitation_of(self.ask(Question::Elicitation(request)).await) },
-        )
+        Box::pin(async move {
+            questions::elicitation_of(self.ask(Question::Elicitation(request)).await)
+        })
     }
 
     fn roots(&self) -> Pending<'_, Result<Vec<Root>, String>> {
         if let Some(round) = self.asking_in_rounds() {
-            return Box::pin(rounds::roots(round));
+            return Box::pin(questions::roots(round));
         }
-        Box::pin(async move { rounds::roots_answer(self.ask(Question::Roots).await) })
+        Box::pin(async move { questions::roots_answer(self.ask(Question::Roots).await) })
     }
 
     fn round(&self) -> Option<&Round> {

@@ -19,8 +19,8 @@ mod authorization;
 mod checks;
 #[cfg(feature = "http")]
 mod http;
-mod layers;
 mod tasks;
+mod user_layers;
 
 use checks::{check_states, check_unique};
 

@@ -23,12 +23,12 @@ use tower_service::Service;
 
 use crate::model::{Auth, RequestId};
 
+mod built_in;
 mod from_fn;
-mod layers;
-pub(crate) mod telemetry;
+pub(crate) mod spans;
 
+pub use built_in::{Audit, Limited, RateLimit, RateLimitKey, ResponseLimit};
 pub use from_fn::{FromFn, FromFnLayer, from_fn};
-pub use layers::{Audit, Limited, RateLimit, RateLimitKey, ResponseLimit};
 
 /// The error a `tower` layer may fail a request with; it is answered as a JSON-RPC error.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;

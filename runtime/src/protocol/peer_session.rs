@@ -15,7 +15,7 @@ use crate::model::{
     Auth, ClientInfo, Elicitation, ElicitationRequest, LogLevel, RequestId, Root, SamplingRequest,
     SamplingResponse,
 };
-use crate::protocol::{bridge, rounds};
+use crate::protocol::{bridge, questions};
 use crate::server::tasks::Owner;
 
 impl Request for RequestContext<RoleServer> {
@@ -168,7 +168,7 @@ impl Session for PeerSession {
 
     fn sample(&self, request: SamplingRequest) -> Pending<'_, Result<SamplingResponse, String>> {
         if let Some(round) = &self.round {
-            return Box::pin(rounds::sample(round, request));
+            return Box::pin(questions::sample(round, request));
         }
         Box::pin(async move {
             let params = bridge::create_message_params(request)
@@ -185,7 +185,7 @@ impl Session for PeerSession {
         request: ElicitationRequest,
     ) -> Pending<'_, Result<Elicitation<Value>, String>> {
         if let Some(round) = &self.round {
-            return Box::pin(rounds::elicit(round, request));
+            return Box::pin(questions::elicit(round, request));
         }
         Box::pin(async move {
             let request = bridge::elicit_request(request)?;
@@ -200,13 +200,13 @@ impl Session for PeerSession {
 
     fn roots(&self) -> Pending<'_, Result<Vec<Root>, String>> {
         if let Some(round) = &self.round {
-            return Box::pin(rounds::roots(round));
+            return Box::pin(questions::roots(round));
         }
         Box::pin(async move {
             #[allow(deprecated)] // SEP-2577: roots stay for clients of earlier protocols.
             let result = self.peer.list_roots().await;
             let result = result.map_err(|error| bridge::request_failure("roots", error))?;
-            Ok(rounds::roots_of(result))
+            Ok(questions::roots_of(result))
         })
     }
 

@@ -159,6 +159,25 @@ impl tower_layer::Layer<Inner> for RateLimit {
     }
 }
 
+/// What a built-in layer does with a request and the rest of the stack.
+pub trait Rule {
+    fn answer(&self, request: Request, next: &mut Inner) -> Answer;
+}
+
+impl<R: Rule> Service<Request> for Limited<R> {
+    type Response = Response;
+    type Error = BoxError;
+    type Future = Answer;
+
+    fn poll_ready(&mut self, cx: &mut TaskContext<'_>) -> Poll<Result<(), BoxError>> {
+        self.next.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request) -> Answer {
+        self.rule.answer(request, &mut self.next)
+    }
+}
+
 /// A built-in layer's service over the rest of the stack.
 pub struct Limited<R> {
     rule: R,
@@ -171,31 +190,23 @@ impl<R> fmt::Debug for Limited<R> {
     }
 }
 
-impl Service<Request> for Limited<RateLimit> {
-    type Response = Response;
-    type Error = BoxError;
-    type Future = Answer;
-
-    fn poll_ready(&mut self, cx: &mut TaskContext<'_>) -> Poll<Result<(), BoxError>> {
-        self.next.poll_ready(cx)
-    }
-
-    fn call(&mut self, request: Request) -> Answer {
+impl Rule for RateLimit {
+    fn answer(&self, request: Request, next: &mut Inner) -> Answer {
         if !request.is_notification()
-            && let Some(wait) = self.rule.wait(&request)
+            && let Some(wait) = self.wait(&request)
         {
             let seconds = (wait.as_secs_f64() * 10.0).ceil() / 10.0;
             let mut refused = Response::error(
                 -32000,
                 format!(
                     "Rate limit exceeded: this server allows {} for each caller; try again in {seconds:.1} s",
-                    self.rule.said
+                    self.said
                 ),
             );
             refused.set_data(serde_json::json!({"retryAfterSeconds": seconds}));
             return Box::pin(async move { Ok(refused) });
         }
-        Box::pin(self.next.call(request))
+        Box::pin(next.call(request))
     }
 }
 
@@ -232,18 +243,10 @@ impl tower_layer::Layer<Inner> for ResponseLimit {
     }
 }
 
-impl Service<Request> for Limited<ResponseLimit> {
-    type Response = Response;
-    type Error = BoxError;
-    type Future = Answer;
-
-    fn poll_ready(&mut self, cx: &mut TaskContext<'_>) -> Poll<Result<(), BoxError>> {
-        self.next.poll_ready(cx)
-    }
-
-    fn call(&mut self, request: Request) -> Answer {
-        let max = self.rule.max_bytes;
-        let answering = self.next.call(request);
+impl Rule for ResponseLimit {
+    fn answer(&self, request: Request, next: &mut Inner) -> Answer {
+        let max = self.max_bytes;
+        let answering = next.call(request);
         Box::pin(async move {
             let response = answering.await?;
             let size = response.json_size();
@@ -302,16 +305,8 @@ struct Asked {
     transport: &'static str,
 }
 
-impl Service<Request> for Limited<Audit> {
-    type Response = Response;
-    type Error = BoxError;
-    type Future = Answer;
-
-    fn poll_ready(&mut self, cx: &mut TaskContext<'_>) -> Poll<Result<(), BoxError>> {
-        self.next.poll_ready(cx)
-    }
-
-    fn call(&mut self, request: Request) -> Answer {
+impl Rule for Audit {
+    fn answer(&self, request: Request, next: &mut Inner) -> Answer {
         let asked = Asked {
             method: request.method,
             target: request
@@ -323,14 +318,13 @@ impl Service<Request> for Limited<Audit> {
             transport: request.transport().network(),
         };
         let began = Instant::now();
-        let answering = self.next.call(request);
+        let answering = next.call(request);
         Box::pin(async move {
             let response = answering.await?;
-            let outcome = match (&response.body, response.error_code()) {
-                (_, Some(_)) => "error",
-                (super::Body::ToolError(_), None) => "tool_error",
-                _ if response.is_error() => "tool_error",
-                _ => "ok",
+            let outcome = match (response.error_code(), response.is_error()) {
+                (Some(_), _) => "error",
+                (None, true) => "tool_error",
+                (None, false) => "ok",
             };
             tracing::info!(
                 target: "mcp_tool::audit",

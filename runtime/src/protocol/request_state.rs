@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::RoleServer;
-use rmcp::model::{self as sdk, InputRequest, InputRequests, InputRequiredResult};
+use rmcp::model::{self as sdk, InputRequests, InputRequiredResult};
 use rmcp::model::{InputResponses, RequestStateCodec, RequestStateError, SealOptions};
 use rmcp::service::RequestContext;
 use serde::{Deserialize, Serialize};
@@ -19,11 +19,10 @@ use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 use tokio_util::sync::CancellationToken;
 
-use crate::call::rounds::{Carried, Question, Round};
+use crate::call::rounds::{Carried, Round};
 use crate::call::session::{Request, Session};
-use crate::model::{Elicitation, Root, SamplingResponse};
-use crate::protocol::bridge;
-use crate::protocol::session::{self, PeerSession};
+use crate::protocol::peer_session::{self, PeerSession};
+use crate::protocol::questions::{hex, input_request};
 use crate::server::settings::Rounds;
 use crate::server::tool_server::Shared;
 
@@ -122,7 +121,7 @@ pub(crate) fn begin(
     }
     let subject = format!("{method} {name}");
     let arguments = arguments_digest(arguments);
-    let caller = (session::owner(context)).map_or_else(String::new, |owner| owner.to_string());
+    let caller = (peer_session::owner(context)).map_or_else(String::new, |owner| owner.to_string());
     let bound = Bound {
         subject: &subject,
         arguments: &arguments,
@@ -276,102 +275,8 @@ impl Request for InRounds<'_> {
     }
 
     fn auth(&self) -> Option<Arc<crate::model::Auth>> {
-        crate::protocol::session::auth(self.context)
+        crate::protocol::peer_session::auth(self.context)
     }
-}
-
-/// The answer to `question` in `round`; a question without one suspends the call.
-async fn answer(round: &Round, question: Question) -> Result<Value, String> {
-    let request = input_request(&question)?;
-    let key = round.key(&question);
-    let digest = digest(&request);
-    if let Some(answer) = round.answer(&key, &digest) {
-        return Ok(answer);
-    }
-    round.ask(key, digest, question);
-    round.ended().await;
-    Err("the call ended before the client answered".to_owned())
-}
-
-/// Decodes the client's `answer` to the question `what` as rmcp's `T`.
-fn decode<T: serde::de::DeserializeOwned>(answer: Value, what: &str) -> Result<T, String> {
-    serde_json::from_value(answer)
-        .map_err(|error| format!("the client's answer is not {what} result: {error}"))
-}
-
-/// Asks the client's user, in rounds.
-pub(crate) async fn elicit(
-    round: &Round,
-    request: crate::model::ElicitationRequest,
-) -> Result<Elicitation<Value>, String> {
-    elicitation_of(answer(round, Question::Elicitation(request)).await?)
-}
-
-/// The client's answer to an elicitation, in our terms.
-pub(crate) fn elicitation_of(answer: Value) -> Result<Elicitation<Value>, String> {
-    let result: sdk::ElicitResult = decode(answer, "an elicitation")?;
-    bridge::elicitation(sdk::ClientResult::ElicitResult(result))
-        .ok_or_else(|| "the client's answer is not an elicitation result".to_owned())
-}
-
-/// The client's answer to a sampling request, in our terms.
-pub(crate) fn sampling_of(answer: Value) -> Result<SamplingResponse, String> {
-    bridge::sampling_response(decode(answer, "a sampling")?)
-}
-
-/// The client's answer to a roots request, in our terms.
-#[allow(deprecated)] // SEP-2577 deprecates roots; the input requests still carry them.
-pub(crate) fn roots_answer(answer: Value) -> Result<Vec<Root>, String> {
-    let result: sdk::ListRootsResult = decode(answer, "a roots")?;
-    Ok(roots_of(result))
-}
-
-/// Asks the client's model, in rounds.
-pub(crate) async fn sample(
-    round: &Round,
-    request: crate::model::SamplingRequest,
-) -> Result<SamplingResponse, String> {
-    sampling_of(answer(round, Question::Sampling(request)).await?)
-}
-
-/// Asks the client for its roots, in rounds.
-pub(crate) async fn roots(round: &Round) -> Result<Vec<Root>, String> {
-    roots_answer(answer(round, Question::Roots).await?)
-}
-
-/// rmcp's roots, in our terms.
-#[allow(deprecated)] // SEP-2577, as above.
-pub(crate) fn roots_of(result: sdk::ListRootsResult) -> Vec<Root> {
-    let roots = result.roots.into_iter().map(|root| {
-        let named = Root::new(root.uri);
-        match root.name {
-            Some(name) => named.with_name(name),
-            None => named,
-        }
-    });
-    roots.collect()
-}
-
-/// A question as an input request on the wire.
-#[allow(deprecated)] // SEP-2577 deprecates sampling and roots; the rounds still carry them.
-pub(crate) fn input_request(question: &Question) -> Result<InputRequest, String> {
-    Ok(match question {
-        Question::Elicitation(request) => match bridge::elicit_request(request.clone())? {
-            sdk::ServerRequest::ElicitRequest(request) => InputRequest::Elicitation(request),
-            _ => return Err("an elicitation request of an unknown kind".to_owned()),
-        },
-        Question::Sampling(request) => InputRequest::CreateMessage(sdk::CreateMessageRequest::new(
-            bridge::create_message_params(request.clone())?,
-        )),
-        Question::Roots => InputRequest::ListRoots(sdk::ListRootsRequest::default()),
-    })
-}
-
-/// A digest of an input request as it is sent: a question asked again under the same
-/// key is the same question only if it is sent the same.
-fn digest(request: &InputRequest) -> String {
-    let bytes = serde_json::to_vec(request).unwrap_or_default();
-    hex(&Sha256::digest(&bytes)[..12])
 }
 
 /// A digest of the arguments, whatever the order of their keys.
@@ -404,10 +309,6 @@ fn arguments_digest(arguments: &Map<String, Value>) -> String {
     let mut bytes = Vec::new();
     canonical(&Value::Object(arguments.clone()), &mut bytes);
     hex(&Sha256::digest(&bytes)[..12])
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
 }
 
 /// A duration in words, for error messages: `1 hours`, `10 minutes`, `90 seconds`,
