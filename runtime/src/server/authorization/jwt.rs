@@ -169,6 +169,20 @@ impl JwtVerifier {
         if let Some(auth) = self.kept.get(&kept_as, generation) {
             return Ok(auth);
         }
+        // Boxed, so that the future of a kept token (every call but the first) is a few
+        // words and not the size of a key fetch: the server boxes each verifier's future.
+        Box::pin(self.check_signed(token, audience, kept_as, generation)).await
+    }
+
+    /// Checks `token`'s signature and claims, and keeps the caller it speaks for.
+    async fn check_signed(
+        &self,
+        token: &str,
+        audience: &str,
+        kept_as: [u8; 32],
+        generation: u64,
+    ) -> Result<Auth, TokenRefused> {
+        let refused = |why: String| TokenRefused::new(why);
         let header = jsonwebtoken::decode_header(token)
             .map_err(|error| refused(format!("the token is not a signed JWT ({error})")))?;
         if matches!(
