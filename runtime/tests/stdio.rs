@@ -1,5 +1,6 @@
 //! The line transport answers what `rmcp` alone leaves unanswered: a line that is not
 //! JSON, an over-long line, a reply that lost its id. The session goes on after each.
+//! A call's notifications are written before its reply.
 
 mod common;
 
@@ -147,4 +148,52 @@ async fn a_line_with_a_byte_order_mark_or_a_carriage_return_is_read() {
     let reply = client.receive().await;
     assert_eq!(reply["id"], 26, "{reply}");
     assert_eq!(reply["result"]["structuredContent"], json!({ "result": 2 }));
+}
+
+/// Reports progress twice and logs a message holding a credential, then answers.
+#[mcp_tool]
+async fn reporter(ctx: mcp_tool::Context) -> String {
+    ctx.progress(1, 2).await;
+    ctx.info("connecting with password=hunter2").await;
+    ctx.progress_with_message(2, 2, "done").await;
+    "reported".into()
+}
+
+#[tokio::test]
+async fn notifications_are_written_in_order_before_the_reply_as_json_rpc_lines() {
+    let mut client = RawClient::start(common::server()).await;
+    client
+        .send(r#"{"jsonrpc":"2.0","id":"lvl","method":"logging/setLevel","params":{"level":"debug"}}"#)
+        .await;
+    assert_eq!(client.receive().await["id"], "lvl");
+    client
+        .send(
+            &json!({
+                "jsonrpc": "2.0", "id": 9, "method": "tools/call",
+                "params": { "name": "reporter", "arguments": {}, "_meta": { "progressToken": "p-1" } }
+            })
+            .to_string(),
+        )
+        .await;
+    let mut seen = Vec::new();
+    for _ in 0..4 {
+        seen.push(client.receive().await);
+    }
+    assert_eq!(
+        seen[0],
+        json!({ "jsonrpc": "2.0", "method": "notifications/progress",
+                "params": { "progressToken": "p-1", "progress": 1.0, "total": 2.0 } })
+    );
+    assert_eq!(seen[1]["method"], "notifications/message", "{}", seen[1]);
+    assert_eq!(seen[1]["params"]["level"], "info");
+    assert_eq!(seen[1]["params"]["logger"], "reporter");
+    let text = seen[1]["params"]["data"].as_str().unwrap();
+    assert!(!text.contains("hunter2"), "{text}");
+    assert_eq!(
+        seen[2]["params"],
+        json!({ "progressToken": "p-1", "progress": 2.0, "total": 2.0, "message": "done" })
+    );
+    assert_eq!(seen[3]["id"], 9, "the reply comes last: {seen:?}");
+    assert_eq!(seen[3]["result"]["content"][0]["text"], "reported");
+    client.ping().await;
 }

@@ -15,12 +15,21 @@
 //! `rmcp-default`, `rmcp-stored`, `hand`, and `setup`. A new
 //! style here and in `compare.sh`'s loop is all the report needs to show it.
 //!
+//! Two styles count a whole session over ours' own line transport (the stdio one, on
+//! an in-memory pipe) with a client that writes each request as a line and reads lines
+//! back without decoding them: `ours-lines` (the `Context` tools, no progress token) and
+//! `ours-lines-progress` (the same requests with a progress token, so each call also
+//! writes one `notifications/progress` line before its reply). Their difference is what
+//! one notification costs the server, written as stdio writes it, with the client's
+//! reading of one more line.
+//!
 //! In place of a tool, `list` makes N `tools/list` requests (the `setup` style then only
 //! builds each request's context).
 //!
 //! ```text
 //! call-count ours|ours-sync|ours-context|ours-runtime|ours-changed|ours-layer|\
-//!     ours-audit|ours-rate-limit|ours-response-limit|rmcp-default|rmcp-stored|hand|setup \
+//!     ours-audit|ours-rate-limit|ours-response-limit|ours-lines|ours-lines-progress|\
+//!     rmcp-default|rmcp-stored|hand|setup \
 //!     add|summarize|list N
 //! ```
 
@@ -35,7 +44,8 @@ use rmcp::model::{CallToolRequestParams, NumberOrString, ProgressToken};
 
 const USAGE: &str = "usage: call-count \
      ours|ours-sync|ours-context|ours-runtime|ours-changed|\
-     ours-layer|ours-audit|ours-rate-limit|ours-response-limit|rmcp-default|rmcp-stored|hand|setup \
+     ours-layer|ours-audit|ours-rate-limit|ours-response-limit|ours-lines|ours-lines-progress|\
+     rmcp-default|rmcp-stored|hand|setup \
      add|summarize|list N";
 
 /// What `tools/list` is asked as, in place of a tool's name.
@@ -133,6 +143,69 @@ async fn list<S: ServerHandler>(
     Ok(())
 }
 
+/// `calls` calls of `name` to the `Context` tools served over ours' line transport, by a
+/// client of raw lines; with [`Mode::CallWithProgress`], each request carries a progress
+/// token and each call writes one notification before its reply.
+async fn lines(name: &'static str, calls: usize, mode: Mode) -> anyhow::Result<()> {
+    use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader};
+
+    let server = ours::context_server()?;
+    let (mut to_server, server_input) = tokio::io::duplex(1 << 16);
+    let (server_output, from_server) = tokio::io::duplex(1 << 16);
+    let serving = tokio::spawn(server.serve_lines(server_input, server_output));
+    let mut from_server = BufReader::new(from_server);
+    let mut line = String::new();
+    let initialize = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"call-count","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+"#;
+    to_server.write_all(initialize.as_bytes()).await?;
+    from_server.read_line(&mut line).await?;
+    let arguments = match name {
+        "add" => serde_json::Value::Object(add_arguments(40, 2)),
+        _ => serde_json::Value::Object(summarize_arguments()),
+    };
+    let meta = match mode {
+        Mode::CallWithProgress => serde_json::json!({ "progressToken": 7 }),
+        _ => serde_json::json!({}),
+    };
+    let request = serde_json::json!({
+        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": { "name": name, "arguments": arguments, "_meta": meta }
+    });
+    let mut request = serde_json::to_vec(&request)?;
+    request.push(b'\n');
+    // Once more than counted, and checked, in the runs with N = 0 as in the others: a
+    // tool that failed, or a notification that did not come, would be counted as cheap.
+    let mut notified = 0;
+    for call in 0..=calls {
+        to_server.write_all(&request).await?;
+        loop {
+            line.clear();
+            if from_server.read_line(&mut line).await? == 0 {
+                bail!("the server closed its output");
+            }
+            if !line.contains("notifications/progress") {
+                break;
+            }
+            notified += 1;
+        }
+        if call == 0 && !line.contains(r#""isError":false"#) {
+            bail!("{name} failed: {line}");
+        }
+    }
+    let expected = if mode == Mode::CallWithProgress {
+        calls + 1
+    } else {
+        0
+    };
+    if notified != expected {
+        bail!("{notified} progress notifications for {} calls", calls + 1);
+    }
+    drop(to_server);
+    serving.await??;
+    Ok(())
+}
+
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -158,6 +231,8 @@ async fn main() -> anyhow::Result<()> {
             let server = ours::layered_server(&style["ours-".len()..])?;
             run(server, name, calls, Mode::Call).await
         }
+        "ours-lines" => lines(name, calls, Mode::Call).await,
+        "ours-lines-progress" => lines(name, calls, Mode::CallWithProgress).await,
         "rmcp-default" => run(RmcpDefault, name, calls, Mode::Call).await,
         "rmcp-stored" => run(RmcpStored::new(), name, calls, Mode::Call).await,
         "hand" => run(HandServer::new(), name, calls, Mode::Call).await,

@@ -51,6 +51,14 @@ pub(crate) trait Request: Sync + std::fmt::Debug {
     }
 }
 
+/// Where a session's notifications go when the server writes its messages itself, as
+/// the line transport does: straight to the output, in order with the replies, without
+/// a hop through the session's message loop.
+pub(crate) trait Outbox: Send + Sync + std::fmt::Debug {
+    /// Writes `line`, one encoded message and its newline; done once it is written.
+    fn send(&self, line: Vec<u8>) -> Pending<'_, Result<(), String>>;
+}
+
 /// What a call's `Context` can reach of the session it came through, for as long as it
 /// lives: the request's identity and `_meta`, and the client, to notify and to ask.
 pub(crate) trait Session: Send + Sync {

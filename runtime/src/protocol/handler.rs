@@ -17,12 +17,12 @@ use rmcp::model::{CancelTaskParams, GetTaskParams, GetTaskResult, UpdateTaskPara
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{RoleServer, ServerHandler};
 
-use crate::call::session::Request;
 use crate::model::Auth;
 use crate::protocol::bridge;
 use crate::protocol::call_reply::respond;
 use crate::protocol::listings;
 use crate::protocol::peer_listeners::{PeerListener, StreamListener};
+use crate::protocol::peer_session::Served;
 use crate::protocol::request_state;
 use crate::protocol::tasks;
 use crate::protocol::wire;
@@ -62,12 +62,10 @@ macro_rules! answer_call_tool {
             state,
             responses,
         )?;
-        let in_rounds = begun.as_ref().map(|begun| begun.$request(&$context));
-        let via: &dyn Request = match &in_rounds {
-            Some(in_rounds) => in_rounds,
-            None => &$context,
-        };
-        let outcome = $server.run_tool(&$request.name, arguments, Some(via)).await;
+        let served = $server.served(&$context, begun.as_ref());
+        let outcome = $server
+            .run_tool(&$request.name, arguments, Some(&served))
+            .await;
         respond($server, outcome, begun.as_ref(), &$request.name, &$context)
     }};
 }
@@ -347,13 +345,9 @@ impl ToolServer {
             state,
             responses,
         )?;
-        let in_rounds = begun.as_ref().map(|begun| begun.request(&context));
-        let via: &dyn Request = match &in_rounds {
-            Some(in_rounds) => in_rounds,
-            None => &context,
-        };
+        let served = self.served(&context, begun.as_ref());
         let result = catalog
-            .get_prompt(&request.name, arguments, self.scope(Some(via)))
+            .get_prompt(&request.name, arguments, self.scope(Some(&served)))
             .await;
         if let Some(begun) = begun.as_ref().filter(|begun| begun.suspended()) {
             return Ok(begun.input_required(&self.shared)?.into());
@@ -426,12 +420,8 @@ impl ToolServer {
             state,
             responses,
         )?;
-        let in_rounds = begun.as_ref().map(|begun| begun.request(&context));
-        let via: &dyn Request = match &in_rounds {
-            Some(in_rounds) => in_rounds,
-            None => &context,
-        };
-        let read = (self.shared.catalog).read(&request.uri, self.scope(Some(via)));
+        let served = self.served(&context, begun.as_ref());
+        let read = (self.shared.catalog).read(&request.uri, self.scope(Some(&served)));
         let read = read.await;
         if let Some(begun) = begun.as_ref().filter(|begun| begun.suspended()) {
             return Ok(begun.input_required(&self.shared)?.into());
@@ -516,6 +506,20 @@ fn permitted<'a, T: Clone, S: AsRef<str> + 'a>(
 type Caller = Option<Arc<Auth>>;
 
 impl ToolServer {
+    /// rmcp's request as a call sees it: with the call's round, when it has `begun` one,
+    /// and this session's outbox, when the transport is ours.
+    fn served<'a>(
+        &'a self,
+        context: &'a RequestContext<RoleServer>,
+        begun: Option<&request_state::Begun>,
+    ) -> Served<'a> {
+        Served::new(
+            context,
+            begun.map(request_state::Begun::round),
+            self.outbox.as_ref(),
+        )
+    }
+
     /// The caller a list shows only what it may call to: on a server with authorization
     /// and `list_only_permitted`, for a request over HTTP; `None` lists everything.
     fn lister(&self, context: &RequestContext<RoleServer>) -> Option<Caller> {

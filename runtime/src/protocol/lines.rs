@@ -20,6 +20,7 @@ use tokio::io::{AsyncBufReadExt as _, AsyncRead, AsyncWrite, AsyncWriteExt as _,
 use tokio::sync::{Mutex, Notify};
 use tokio::time::Instant;
 
+use crate::call::session::{Outbox, Pending};
 use crate::protocol::wire::{self, Handshake, Inbound};
 use crate::server::settings::Limits;
 
@@ -108,6 +109,31 @@ impl Drop for QueuedMessage {
 
 type Writing = Pin<Box<dyn Future<Output = std::io::Result<()>> + Send>>;
 
+/// A session's notifications written straight to the transport's output: the same
+/// writer, lock and backpressure count as the replies, so that a notification a call
+/// awaits is written before its reply.
+struct LineOutbox<W> {
+    output: Arc<Mutex<W>>,
+    queued: Arc<Queued>,
+}
+
+impl<W> std::fmt::Debug for LineOutbox<W> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LineOutbox").finish_non_exhaustive()
+    }
+}
+
+impl<W: AsyncWrite + Unpin + Send + 'static> Outbox for LineOutbox<W> {
+    fn send(&self, line: Vec<u8>) -> Pending<'_, Result<(), String>> {
+        let queued = QueuedMessage::new(&self.queued, line.len());
+        Box::pin(async move {
+            let _queued = queued;
+            let output = Arc::clone(&self.output);
+            write(output, line).await.map_err(|error| error.to_string())
+        })
+    }
+}
+
 /// One session's transport over a reader and a writer.
 pub(crate) struct LineTransport<R, W> {
     input: BufReader<R>,
@@ -144,6 +170,14 @@ where
             queued: Arc::default(),
             closing: None,
         }
+    }
+
+    /// Where the session's notifications may be written without passing rmcp's loop.
+    pub(crate) fn outbox(&self) -> Arc<dyn Outbox> {
+        Arc::new(LineOutbox {
+            output: Arc::clone(&self.output),
+            queued: Arc::clone(&self.queued),
+        })
     }
 
     /// At the end of the input: waits until every request read has its reply, or the

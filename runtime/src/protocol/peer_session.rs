@@ -10,12 +10,12 @@ use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 
 use crate::call::rounds::Round;
-use crate::call::session::{Asked, Pending, Request, Session};
+use crate::call::session::{Asked, Outbox, Pending, Request, Session};
 use crate::model::{
     Auth, ClientInfo, Elicitation, ElicitationRequest, LogLevel, RequestId, Root, SamplingRequest,
     SamplingResponse,
 };
-use crate::protocol::{bridge, questions};
+use crate::protocol::{bridge, questions, wire};
 use crate::server::tasks::Owner;
 
 impl Request for RequestContext<RoleServer> {
@@ -35,6 +35,63 @@ impl Request for RequestContext<RoleServer> {
 
     fn auth(&self) -> Option<Arc<Auth>> {
         auth(self)
+    }
+}
+
+/// rmcp's request as a call on this server sees it: with the call's round when the
+/// client is asked in rounds (2026-07-28), and the session's outbox when the server
+/// writes the session's messages itself.
+pub(crate) struct Served<'a> {
+    context: &'a RequestContext<RoleServer>,
+    round: Option<Arc<Round>>,
+    outbox: Option<&'a Arc<dyn Outbox>>,
+}
+
+impl<'a> Served<'a> {
+    pub(crate) fn new(
+        context: &'a RequestContext<RoleServer>,
+        round: Option<Arc<Round>>,
+        outbox: Option<&'a Arc<dyn Outbox>>,
+    ) -> Self {
+        Self {
+            context,
+            round,
+            outbox,
+        }
+    }
+}
+
+impl std::fmt::Debug for Served<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Served")
+            .field("request", &self.context.id)
+            .field("in_rounds", &self.round.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Request for Served<'_> {
+    #[inline]
+    fn cancellation(&self) -> &CancellationToken {
+        &self.context.ct
+    }
+
+    fn refuses_missing_capability(&self) -> bool {
+        self.round.is_some() || self.context.refuses_missing_capability()
+    }
+
+    fn session(&self) -> Box<dyn Session> {
+        let mut session = PeerSession::new(self.context, self.round.clone());
+        session.outbox = self.outbox.cloned();
+        Box::new(session)
+    }
+
+    fn round(&self) -> Option<&Round> {
+        self.round.as_deref()
+    }
+
+    fn auth(&self) -> Option<Arc<Auth>> {
+        auth(self.context)
     }
 }
 
@@ -83,6 +140,8 @@ pub(crate) struct PeerSession {
     meta: RequestMetaObject,
     cancel: CancellationToken,
     round: Option<Arc<Round>>,
+    /// Where notifications go without rmcp's loop, when the transport is ours.
+    outbox: Option<Arc<dyn Outbox>>,
 }
 
 impl PeerSession {
@@ -93,6 +152,7 @@ impl PeerSession {
             meta: context.meta.clone(),
             cancel: context.ct.clone(),
             round,
+            outbox: None,
         }
     }
 
@@ -145,6 +205,10 @@ impl Session for PeerSession {
                 .progress_token()
                 .ok_or("the request has no progress token")?;
             let param = bridge::progress(token, done, total, message);
+            if let Some(outbox) = &self.outbox {
+                let line = wire::encode_notification("notifications/progress", &param);
+                return outbox.send(line.map_err(|e| e.to_string())?).await;
+            }
             self.peer
                 .notify_progress(param)
                 .await
@@ -160,6 +224,10 @@ impl Session for PeerSession {
     ) -> Pending<'_, Result<(), String>> {
         let param = bridge::log_message(level, logger, message);
         Box::pin(async move {
+            if let Some(outbox) = &self.outbox {
+                let line = wire::encode_notification("notifications/message", &param);
+                return outbox.send(line.map_err(|e| e.to_string())?).await;
+            }
             #[allow(deprecated)] // SEP-2577; still what clients of earlier protocols read.
             let sent = self.peer.notify_logging_message(param).await;
             sent.map_err(|e| e.to_string())

@@ -17,11 +17,9 @@ use rmcp::service::RequestContext;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
-use tokio_util::sync::CancellationToken;
 
 use crate::call::rounds::{Carried, Round};
-use crate::call::session::{Request, Session};
-use crate::protocol::peer_session::{self, PeerSession};
+use crate::protocol::peer_session;
 use crate::protocol::questions::{hex, input_request};
 use crate::server::settings::Rounds;
 use crate::server::tool_server::Shared;
@@ -196,14 +194,6 @@ impl Begun {
         Arc::clone(&self.round)
     }
 
-    /// The request as the call sees it: rmcp's, with this round.
-    pub(crate) fn request<'a>(&self, context: &'a RequestContext<RoleServer>) -> InRounds<'a> {
-        InRounds {
-            context,
-            round: Arc::clone(&self.round),
-        }
-    }
-
     /// Whether the call ended waiting for the client's answers.
     pub(crate) fn suspended(&self) -> bool {
         self.round.suspended()
@@ -237,45 +227,6 @@ impl Begun {
             )
         })?;
         Ok(InputRequiredResult::new(Some(requests), Some(state)))
-    }
-}
-
-/// rmcp's request with the call's round: what a call answered in rounds runs with.
-pub(crate) struct InRounds<'a> {
-    context: &'a RequestContext<RoleServer>,
-    round: Arc<Round>,
-}
-
-impl std::fmt::Debug for InRounds<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("InRounds")
-            .field("request", &self.context.id)
-            .finish_non_exhaustive()
-    }
-}
-
-impl Request for InRounds<'_> {
-    fn cancellation(&self) -> &CancellationToken {
-        &self.context.ct
-    }
-
-    fn refuses_missing_capability(&self) -> bool {
-        true
-    }
-
-    fn session(&self) -> Box<dyn Session> {
-        Box::new(PeerSession::new(
-            self.context,
-            Some(Arc::clone(&self.round)),
-        ))
-    }
-
-    fn round(&self) -> Option<&Round> {
-        Some(&self.round)
-    }
-
-    fn auth(&self) -> Option<Arc<crate::model::Auth>> {
-        crate::protocol::peer_session::auth(self.context)
     }
 }
 

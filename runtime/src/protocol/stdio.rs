@@ -24,7 +24,9 @@ impl ToolServer {
         W: tokio::io::AsyncWrite + Unpin + Send + 'static,
     {
         let transport = LineTransport::new(input, output, self.limits());
-        let running = ServiceExt::serve(self.session(), transport)
+        let mut session = self.session();
+        session.outbox = Some(transport.outbox());
+        let running = ServiceExt::serve(session, transport)
             .await
             .map_err(|e| ServerError::Transport(e.to_string()))?;
         running

@@ -9,7 +9,7 @@ use serde_json::Value;
 use tokio::sync::Semaphore;
 
 use crate::call::future::{CallInput, Outcome};
-use crate::call::session::Request;
+use crate::call::session::{Outbox, Request};
 use crate::call::state::StateMap;
 use crate::model::{
     Content, PromptInfo, PromptResult, ResourceContents, ResourceInfo, ResourceTemplateInfo,
@@ -54,6 +54,8 @@ pub struct ToolServer {
     pub(crate) session: u64,
     /// The request this handle answers has passed the request pipeline.
     pub(crate) piped: bool,
+    /// Where the session's notifications are written, when its transport is ours.
+    pub(crate) outbox: Option<Arc<dyn Outbox>>,
 }
 
 #[derive(Debug)]
@@ -121,6 +123,7 @@ impl ToolServer {
             log_filter: LogFilter::default(),
             session: 0,
             piped: false,
+            outbox: None,
         })
     }
 
@@ -248,6 +251,7 @@ impl ToolServer {
             log_filter: LogFilter::default(),
             session: self.shared.sessions.fetch_add(1, Ordering::Relaxed) + 1,
             piped: false,
+            outbox: None,
         }
     }
 

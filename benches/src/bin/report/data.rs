@@ -193,6 +193,18 @@ impl Medians {
                 );
             }
         }
+        // One notification: the same session's calls with a progress token, less without.
+        for (tool, _) in totals.keys() {
+            let per_call = |style: &str| per_run(totals.get(&(tool.clone(), style.to_owned()))?);
+            if let (Some(with), Some(without)) =
+                (per_call("ours-lines-progress"), per_call("ours-lines"))
+            {
+                self.values.insert(
+                    format!("instructions/{tool}/notification"),
+                    Measure::exact(with - without),
+                );
+            }
+        }
         Ok(())
     }
 

@@ -33,6 +33,8 @@ pub(crate) enum Target {
     AtLeast(&'static [(Versus, f64)]),
     /// Ours at most this many seconds.
     Under(f64),
+    /// Ours at most this many instructions.
+    Fewer(f64),
     None,
 }
 
@@ -111,6 +113,15 @@ impl Row {
                         duration(ours.low),
                         duration(ours.high)
                     ),
+                    None => format!("not measured: {words}"),
+                }
+            }
+            Target::Fewer(count) => {
+                let words = format!("ours ≤ {count:.0} instructions");
+                match self.ours {
+                    Some(ours) if ours.high <= count => format!("met: {words}"),
+                    Some(ours) if ours.low > count => format!("**missed**: {words}"),
+                    Some(_) => format!("within noise: {words}"),
                     None => format!("not measured: {words}"),
                 }
             }
@@ -212,7 +223,9 @@ fn variant(style: &str) -> (String, Target) {
         "ours" => (String::new(), PER_CALL),
         "ours-sync" => (format!(", {SYNC}, {HOP}"), Target::None),
         "ours-context" => (
-            ", ours taking a `Context` and sending one progress notification".to_owned(),
+            ", ours taking a `Context` and sending one progress notification through rmcp's \
+             peer and transport, as HTTP sessions send it (rmcp's client decoding it included)"
+                .to_owned(),
             Target::None,
         ),
         "ours-runtime" => (
@@ -296,7 +309,11 @@ impl Columns<'_> {
             if COUNT_BASELINES.contains(&style.as_str())
                 || tool == "list"
                 || style == "ours-changed"
+                || style.starts_with("ours-lines")
             {
+                if style == "ours-lines-progress" {
+                    rows.push(self.notification(tool));
+                }
                 continue;
             }
             let (words, target) = variant(style);
@@ -308,6 +325,29 @@ impl Columns<'_> {
             );
             row.unit = Unit::Instructions;
             rows.push(row);
+        }
+    }
+
+    /// What one progress notification costs a session over ours' line transport: its
+    /// calls with a progress token less the same calls without, client reading included.
+    fn notification(&self, tool: &str) -> Row {
+        Row {
+            label: format!(
+                "`{tool}`, one progress notification, written by ours' line transport \
+                 (stdio's), instructions (callgrind), with a progress token less without"
+            ),
+            unit: Unit::Instructions,
+            ours: self
+                .medians
+                .get(&format!("instructions/{tool}/notification")),
+            rmcp_default: None,
+            rmcp_kept: None,
+            hand: None,
+            target: if tool == "add" {
+                Target::Fewer(10_000.0)
+            } else {
+                Target::None
+            },
         }
     }
 

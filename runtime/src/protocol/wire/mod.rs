@@ -259,6 +259,29 @@ pub(crate) fn encode(message: &ServerJsonRpcMessage) -> Result<Vec<u8>, serde_js
     Ok(bytes)
 }
 
+/// A notification of `method` with `params`, encoded as a line: what the line
+/// transport's outbox writes.
+pub(crate) fn encode_notification<P: Serialize>(
+    method: &'static str,
+    params: &P,
+) -> Result<Vec<u8>, serde_json::Error> {
+    #[derive(Serialize)]
+    struct Notification<'a, P> {
+        jsonrpc: JsonRpcVersion2_0,
+        method: &'static str,
+        params: &'a P,
+    }
+    let mut bytes = Vec::with_capacity(128);
+    let notification = Notification {
+        jsonrpc: JsonRpcVersion2_0,
+        method,
+        params,
+    };
+    serde_json::to_writer(&mut bytes, &notification)?;
+    bytes.push(b'\n');
+    Ok(bytes)
+}
+
 /// An error reply with the given id (`null` when the request's id is unknown).
 fn error_reply(id: Option<RequestId>, error: ErrorData) -> Vec<u8> {
     #[derive(Serialize)]
