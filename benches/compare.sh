@@ -339,6 +339,18 @@ if doing http; then
     done
 fi
 
+if doing http; then
+    step "what one idle session holds, ours and rmcp's service (session-memory)"
+    {
+        echo "["
+        "$bin/session-memory" ours 500
+        echo ","
+        "$bin/session-memory" rmcp 500
+        echo "]"
+    } >"$results/session-memory.json"
+    cat "$results/session-memory.json"
+fi
+
 if doing http-load; then
     . "$root/benches/http-load.sh"
 fi

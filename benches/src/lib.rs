@@ -16,7 +16,8 @@
 //! The binary `mask-count` masks the message of [`masking`] at several sizes, for
 //! instruction counts. [`decode`] sets our decoding of an incoming message beside rmcp's
 //! (the benchmark `decode` and the binary `decode-count`). [`issuer`] is an OAuth issuer
-//! served in-process, for the servers with authorization.
+//! served in-process, for the servers with authorization. [`rmcp_http`] serves rmcp's
+//! macros over Streamable HTTP, and the binary `session-memory` counts what a session holds.
 
 pub mod decode;
 pub mod hand;
@@ -24,6 +25,7 @@ pub mod issuer;
 pub mod masking;
 pub mod ours;
 pub mod payload;
+pub mod rmcp_http;
 pub mod rmcp_macros;
 pub mod runtime;
 pub mod session;

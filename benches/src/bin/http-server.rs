@@ -23,14 +23,10 @@
 use std::io::Write as _;
 
 use anyhow::bail;
-use axum::serve::{Listener, ListenerExt as _};
-use mcp_tool_benches::ours;
-use mcp_tool_benches::rmcp_macros::RmcpStored;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use axum::serve::ListenerExt as _;
+use mcp_tool_benches::{ours, rmcp_http};
 use tokio::io::AsyncReadExt as _;
 use tokio::net::TcpListener;
-use tokio_util::sync::CancellationToken;
 
 /// The style `ours-auth`: ours, stateless, with a `JwtVerifier` of an issuer served
 /// in-process; prints the endpoint, then a token the server accepts (its first request
@@ -54,41 +50,6 @@ async fn serve_authorized(listener: TcpListener, endpoint: &str) -> anyhow::Resu
 async fn stdin_closed() {
     let mut rest = Vec::new();
     let _ = tokio::io::stdin().read_to_end(&mut rest).await;
-}
-
-/// rmcp's service over `RmcpStored` on `listener`, mounted and served as rmcp's
-/// `counter_streamhttp` example does.
-async fn serve_rmcp<L>(listener: L, stateless: bool) -> anyhow::Result<()>
-where
-    L: Listener,
-    L::Addr: std::fmt::Debug,
-{
-    let stop = CancellationToken::new();
-    let mut config =
-        StreamableHttpServerConfig::default().with_cancellation_token(stop.child_token());
-    if stateless {
-        // What `Server::stateless(true)` gives rmcp on ours' side.
-        config = config
-            .with_legacy_session_mode(false)
-            .with_json_response(true)
-            .with_sse_keep_alive(None);
-    }
-    // Built once and cloned for each session (stateless: each request), so the router is
-    // kept as in the "router kept" column; rmcp's examples build one per session.
-    let server = RmcpStored::new();
-    let service = StreamableHttpService::new(
-        move || Ok(server.clone()),
-        LocalSessionManager::default().into(),
-        config,
-    );
-    let router = axum::Router::new().nest_service("/mcp", service);
-    axum::serve(listener, router)
-        .with_graceful_shutdown(async move {
-            stdin_closed().await;
-            stop.cancel();
-        })
-        .await?;
-    Ok(())
 }
 
 #[tokio::main]
@@ -115,14 +76,14 @@ async fn main() -> anyhow::Result<()> {
             let server = ours::http_server(stateless)?;
             server.serve_http(listener, stdin_closed()).await?;
         }
-        "rmcp" => serve_rmcp(listener, stateless).await?,
+        "rmcp" => rmcp_http::serve(listener, stateless, stdin_closed()).await?,
         _ => {
             let listener = listener.tap_io(|tcp| {
                 if let Err(error) = tcp.set_nodelay(true) {
                     eprintln!("http-server: TCP_NODELAY not set: {error}");
                 }
             });
-            serve_rmcp(listener, stateless).await?;
+            rmcp_http::serve(listener, stateless, stdin_closed()).await?;
         }
     }
     Ok(())

@@ -256,6 +256,31 @@ impl Medians {
         Ok(true)
     }
 
+    /// `session-memory.json`: what one idle session holds, per server style, from
+    /// `session-memory`'s counting allocator and the process's resident memory.
+    pub(crate) fn read_session_memory(&mut self, path: &Path) -> anyhow::Result<()> {
+        let Ok(text) = std::fs::read_to_string(path) else {
+            return Ok(());
+        };
+        let styles: Vec<Value> =
+            serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))?;
+        for summary in styles {
+            let style = summary["style"]
+                .as_str()
+                .context("style in session-memory.json")?;
+            for kind in ["allocated", "resident"] {
+                let bytes = summary[format!("{kind}_bytes_per_session")]
+                    .as_f64()
+                    .with_context(|| format!("{kind} bytes of {style} in session-memory.json"))?;
+                self.values.insert(
+                    format!("session-memory/{kind}/{style}"),
+                    Measure::exact(bytes),
+                );
+            }
+        }
+        Ok(())
+    }
+
     /// `http-load` summaries, `http-*.json`, one per server, configuration and round;
     /// the median of each figure over the rounds.
     pub(crate) fn read_http(&mut self, dir: &Path) -> anyhow::Result<()> {

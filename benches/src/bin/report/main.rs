@@ -149,6 +149,7 @@ fn run(options: &Options) -> anyhow::Result<()> {
         );
     }
     medians.read_http(&options.results)?;
+    medians.read_session_memory(&options.results.join("session-memory.json"))?;
     let machine = machine(&options.results);
     let stdio_calls = lookup(&machine, "stdio calls")
         .map(str::parse)

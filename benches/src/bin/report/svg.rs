@@ -175,7 +175,7 @@ fn row(out: &mut String, scale: &Scale, row: &Row, y: f64) {
 pub(crate) fn svg(rows: &[Row]) -> String {
     let rows: Vec<&Row> = rows
         .iter()
-        .filter(|r| r.unit != Unit::CallsPerSecond)
+        .filter(|r| !matches!(r.unit, Unit::CallsPerSecond | Unit::Bytes))
         .collect();
     let scale = Scale::of(&rows);
     let mut out = String::new();

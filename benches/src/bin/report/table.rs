@@ -68,6 +68,8 @@ pub(crate) enum Unit {
     Instructions,
     /// A rate: its ratio above 1 means ours does more.
     CallsPerSecond,
+    /// Memory held.
+    Bytes,
 }
 
 pub(crate) struct Row {
@@ -173,6 +175,7 @@ pub(crate) fn cell(value: Option<Measure>, unit: Unit) -> String {
         (Some(seconds), Unit::Seconds) => duration(seconds),
         (Some(count), Unit::Instructions) => format!("{count:.0} instr."),
         (Some(rate), Unit::CallsPerSecond) => format!("{} calls/s", thousands(rate.round() as u64)),
+        (Some(bytes), Unit::Bytes) => format!("{:.1} kB", bytes / 1000.0),
     }
 }
 
@@ -508,6 +511,27 @@ impl Columns<'_> {
         }
     }
 
+    /// What one idle session holds on each server (`session-memory`), allocated and
+    /// resident, against rmcp's service over its macros with the router kept.
+    fn session_memory(&self, rows: &mut Vec<Row>) {
+        for (kind, words) in [
+            ("allocated", "bytes allocated (counting allocator)"),
+            ("resident", "resident memory (`VmRSS`)"),
+        ] {
+            let m = self.medians;
+            let id = |style: &str| format!("session-memory/{kind}/{style}");
+            rows.push(Row {
+                label: format!("one idle HTTP session (500 open), {words} per session"),
+                unit: Unit::Bytes,
+                ours: m.get(&id("ours")),
+                rmcp_default: None,
+                rmcp_kept: m.get(&id("rmcp")),
+                hand: None,
+                target: Target::None,
+            });
+        }
+    }
+
     /// Builds of the generated crates (hyperfine). They have one rmcp style, the default
     /// `#[tool_router(server_handler)]`.
     fn builds(&self, rows: &mut Vec<Row>) {
@@ -536,6 +560,7 @@ pub(crate) fn rows(medians: &Medians, stdio_calls: Option<u64>) -> Vec<Row> {
     columns.stdio(&mut rows, stdio_calls);
     columns.process(&mut rows);
     columns.http(&mut rows);
+    columns.session_memory(&mut rows);
     columns.builds(&mut rows);
     rows.retain(|r| r.ours.is_some());
     rows
