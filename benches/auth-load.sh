@@ -65,6 +65,7 @@ median = {style: [statistics.median(x[i] for x in runs[style]) for i in range(3)
 ratios = [a[0] / b[0] for a, b in zip(runs["ours-auth"], runs["ours"])]
 print(json.dumps({
     "generator": "wrk -t2 -c16, stateless tools/call add, interleaved rounds",
+    "connections": 16,
     "rounds": rounds,
     "calls_per_second": {s: median[s][0] for s in median},
     "p50_us": {s: median[s][1] for s in median},

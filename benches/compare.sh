@@ -22,7 +22,8 @@
 #        HTTP_CALLS (HTTP calls per client per run, 1000), HTTP_RUNS (HTTP rounds, 5),
 #        BUILD_RUNS (hyperfine runs per build timing, 3), CARGO_TARGET_DIR,
 #        LOAD_SECONDS (each oha run of http-load, 10), LOAD_CLIENTS (its connections, 16),
-#        LOAD_SESSIONS (initialize requests of its session flood, 5000), OHA (an oha
+#        LOAD_SESSIONS (initialize requests of its session flood, 5000), LOAD_ROUNDS
+#        (its interleaved rounds of the stateless and session scenarios, 3), OHA (an oha
 #        already built, else scripts/setup-oha.sh installs it under target/),
 #        STEPS (what to measure, "criterion callgrind stdio http builds http-load"; with
 #        fewer, the results and the report go to $CARGO_TARGET_DIR/bench-results/ only,
@@ -83,6 +84,7 @@ build_runs=${BUILD_RUNS:-3}
 load_seconds=${LOAD_SECONDS:-10}
 load_clients=${LOAD_CLIENTS:-16}
 load_sessions=${LOAD_SESSIONS:-5000}
+load_rounds=${LOAD_ROUNDS:-3}
 criterion_args=(--warm-up-time 1 --measurement-time 3 --noplot)
 
 if [ -x "$bin/bench-server" ]; then

@@ -9,10 +9,10 @@
 #   lets it (ours holds at most 1,000 and refuses the rest with 503; rmcp has no bound).
 #
 # Each run's oha summary, with the server's peak resident memory (VmHWM) read before it
-# stops, goes to benches/results/http-load/SCENARIO-STYLE.json; the report makes a table
+# stops, goes to benches/results/http-load/SCENARIO-STYLE-ROUND.json; the report makes a table
 # of them in benches/RESULTS.md.
 
-step "HTTP servers under oha: ours, rmcp, rmcp-nodelay ($load_clients connections, ${load_seconds} s a run, $load_sessions initialize requests)"
+step "HTTP servers under oha: ours, rmcp, rmcp-nodelay ($load_clients connections, ${load_seconds} s a run, $load_rounds rounds, $load_sessions initialize requests)"
 oha=$("$root/scripts/setup-oha.sh" | sed -n 's/^oha=//p')
 load=$results/http-load
 rm -rf "$load"
@@ -27,15 +27,16 @@ mkdir -p "$load"
     echo "connections: $load_clients"
     echo "seconds: $load_seconds"
     echo "initialize requests: $load_sessions"
+    echo "rounds: $load_rounds"
 } >"$load/machine.txt"
 
 load_call='{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}'
 load_initialize='{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"oha","version":"1"}}}'
 load_headers=(-H 'content-type: application/json' -H 'accept: application/json, text/event-stream')
 
-# load_run STYLE SCENARIO: one server, one oha run, one result file.
+# load_run STYLE SCENARIO ROUND: one server, one oha run, one result file.
 load_run() {
-    local style=$1 scenario=$2 mode=stateful dir pid url="" session args peak
+    local style=$1 scenario=$2 round=$3 mode=stateful dir pid url="" session args peak
     [ "$scenario" = stateless ] && mode=stateless
     dir=$(mktemp -d)
     mkfifo "$dir/in"
@@ -75,14 +76,30 @@ load_run() {
     wait "$pid" || true
     jq --arg style "$style" --arg scenario "$scenario" --argjson peak "$peak" \
         '{style: $style, scenario: $scenario, peak_rss_kib: $peak, oha: .}' \
-        "$dir/oha.json" >"$load/$scenario-$style.json"
+        "$dir/oha.json" >"$load/$scenario-$style-$round.json"
     jq -r '"\(.scenario) \(.style): \(.oha.summary.requestsPerSec | floor) requests/s, p50 \(.oha.latencyPercentiles.p50 * 1000) ms, p99 \(.oha.latencyPercentiles.p99 * 1000) ms, statuses \(.oha.statusCodeDistribution), errors \(.oha.errorDistribution), peak RSS \(.peak_rss_kib) KiB"' \
-        "$load/$scenario-$style.json"
+        "$load/$scenario-$style-$round.json"
     rm -rf "$dir"
 }
 
-for scenario in stateless session initialize; do
-    for style in ours rmcp rmcp-nodelay; do
-        load_run "$style" "$scenario"
+# The rate scenarios in rounds, the servers interleaved and their order reversed every
+# other round, so that a change in the machine's load falls on every server alike; the
+# session flood once, as what it measures (refusals, peak memory) hardly moves.
+for round in $(seq 1 "$load_rounds"); do
+    if [ $((round % 2)) = 1 ]; then
+        styles="ours rmcp rmcp-nodelay"
+    else
+        styles="rmcp-nodelay rmcp ours"
+    fi
+    for scenario in stateless session; do
+        for style in $styles; do
+            load_run "$style" "$scenario" "$round"
+        done
     done
 done
+for style in ours rmcp rmcp-nodelay; do
+    load_run "$style" initialize 1
+done
+
+step "authorization under load: ours with a kept JWT against ours without (wrk, benches/auth-load.sh)"
+"$root/benches/auth-load.sh" 9 5 >/dev/null

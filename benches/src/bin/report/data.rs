@@ -355,7 +355,7 @@ fn is_export(path: &Path, name: &str) -> bool {
 
 /// The median of `runs` (sorted in place) between the least and the most of them; `None`
 /// if there are none.
-fn spread(runs: &mut [f64]) -> Option<Measure> {
+pub(crate) fn spread(runs: &mut [f64]) -> Option<Measure> {
     runs.sort_by(f64::total_cmp);
     let (&low, &high) = (runs.first()?, runs.last()?);
     let mid = runs.len() / 2;

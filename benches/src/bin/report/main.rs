@@ -169,7 +169,7 @@ fn run(options: &Options) -> anyhow::Result<()> {
         &machine,
     );
     // The load table closes RESULTS.md only; the README keeps the comparison.
-    let full = text.clone() + &load_markdown(&options.results)?;
+    let full = text.clone() + &load_markdown(&options.results, &medians)?;
     put(&options.markdown, &full, options.check)?;
     put(&options.svg, &svg(&rows), options.check)?;
     if let Some(path) = &options.readme {
