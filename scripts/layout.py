@@ -6,6 +6,12 @@
   no function longer than MAX_FN lines (from its signature to its closing brace).
 - Only `runtime/src/protocol/` speaks rmcp (`rmcp::` in its code), besides the
   re-export in `lib.rs` and the in-memory test client in `runtime/src/testing/`.
+- No two source files of the runtime have one name in different folders (`mod.rs`
+  aside, and a file named after the `model/` type it serves, as `registry/prompt.rs`
+  serves `model/prompt.rs`): a name says what a file holds, once.
+- No folder of `runtime/src` or `macros/src` has an import circle among its children
+  (modules that import each other, directly or in a ring), read from `crate::` and
+  `super::` paths and `use crate::{...}` groups, test code left out.
 
 usage: scripts/layout.py [--list] [--root DIR]   (exit 1 naming each breach; --list prints
 the top level of runtime/src; --root checks another checkout)
@@ -58,6 +64,105 @@ def functions(lines):
     return found
 
 
+def same_names(base):
+    """Files of one name in different folders of `base`, but `mod.rs` and `model/`'s."""
+    seen = {}
+    for path in sources(base):
+        seen.setdefault(os.path.basename(path), []).append(os.path.relpath(path, base))
+    model = {os.path.basename(p) for p in sources(os.path.join(base, "model"))}
+    return [
+        (name, paths)
+        for name, paths in sorted(seen.items())
+        if len(paths) > 1 and name != "mod.rs" and name not in model
+    ]
+
+
+def module_of(rel):
+    parts = rel[:-3].split(os.sep)
+    return tuple(parts[:-1] if parts[-1] in ("lib", "main", "mod") else parts)
+
+
+def imports(text, me):
+    """The crate paths a module's code names: `crate::a::b`, `super::x`, `use crate::{..}`."""
+    text = re.split(r"#\[cfg\(test\)\]", text)[0]
+    text = re.sub(r"(?m)^\s*//.*$", "", text)
+    found = [m.group(1).split("::") for m in re.finditer(r"\bcrate::((?:\w+::)*\w+)", text)]
+    found += [list(me[:-1]) + m.group(1).split("::") for m in re.finditer(r"\bsuper::((?:\w+::)*\w+)", text)]
+    for m in re.finditer(r"use\s+crate::((?:\w+::)*)\{", text):
+        depth, i = 1, m.end()
+        while i < len(text) and depth:
+            depth += {"{": 1, "}": -1}.get(text[i], 0)
+            i += 1
+        prefix = [p for p in m.group(1).split("::") if p]
+        # Each item of the group, nested groups flattened to their first segment: the
+        # child a folder's module reaches is all a circle needs.
+        body = re.sub(r"\{[^{}]*\}", "", text[m.end():i - 1])
+        for item in body.split(","):
+            head = re.match(r"\s*(\w+)", item)
+            if head and head.group(1) != "self":
+                found.append(prefix + [head.group(1)])
+            elif head:
+                found.append(prefix)
+    return found
+
+
+def circles(base):
+    """Children of one folder module that import each other, directly or in a ring."""
+    modules = {module_of(os.path.relpath(p, base)) for p in sources(base)}
+    edges = {}
+    for path in sources(base):
+        rel = os.path.relpath(path, base)
+        if os.path.basename(rel) == "tests.rs" or "tests" in rel.split(os.sep)[:-1]:
+            continue
+        me = module_of(rel)
+        if not me:
+            continue
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        for target in imports(text, me):
+            k = 0
+            while k < len(me) and k < len(target) and me[k] == target[k]:
+                k += 1
+            if k < len(me) and k < len(target) and tuple(target[: k + 1]) in modules:
+                edges.setdefault(me[:k], {}).setdefault(me[k], set()).add(target[k])
+    found = []
+    for folder, graph in sorted(edges.items()):
+        for ring in strongly_connected(graph):
+            if len(ring) > 1:
+                found.append(("/".join(folder) or "(crate root)", sorted(ring)))
+    return found
+
+
+def strongly_connected(graph):
+    """Tarjan's strongly connected components of `graph` (node -> set of nodes)."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            ring = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                ring.append(w)
+                if w == v:
+                    break
+            out.append(ring)
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
 def rmcp_in_code(text):
     code = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//"))
     return "rmcp::" in code
@@ -87,6 +192,12 @@ def main():
             inner = os.path.relpath(path, RUNTIME)
             if base == RUNTIME and not inner.startswith(RMCP_ALLOWED) and rmcp_in_code(text):
                 problems.append(f"{rel}: uses rmcp, which only runtime/src/protocol/ may")
+    for name, paths in same_names(RUNTIME):
+        problems.append(f"runtime/src: {len(paths)} files named {name}: {', '.join(paths)}")
+    for base in (RUNTIME, MACROS):
+        for folder, ring in circles(base):
+            rel = os.path.relpath(base, ROOT)
+            problems.append(f"{rel}: an import circle in {folder}, among {', '.join(ring)}")
     if "--list" in sys.argv:
         for entry in top:
             print(entry + ("/" if os.path.isdir(os.path.join(RUNTIME, entry)) else ""))

@@ -62,3 +62,30 @@ def test_a_long_function_and_a_new_top_level_file_are_named(tmp_path: Path) -> N
     assert run.returncode == 1
     assert "layout: runtime/src/call/long.rs:1: fn long is 82 lines (at most 80)" in run.stderr
     assert "runtime/src has 9 entries besides lib.rs (at most 8)" in run.stderr
+
+
+def test_two_files_of_one_name_are_named_unless_named_after_a_model_type(tmp_path: Path) -> None:
+    root = copy_sources(tmp_path)
+    src = root / "runtime" / "src"
+    (src / "server" / "lines.rs").write_text("// a second lines.rs\n")
+    # Named after model/prompt.rs, which it would serve: allowed.
+    (src / "call" / "prompt.rs").write_text("// serves model/prompt.rs\n")
+    run = check(root)
+    assert run.returncode == 1
+    assert "layout: runtime/src: 2 files named lines.rs: " in run.stderr
+    assert "prompt.rs" not in run.stderr
+    assert run.stdout.splitlines()[-1] == "layout: 1 problems"
+
+
+def test_an_import_circle_inside_a_folder_is_named(tmp_path: Path) -> None:
+    root = copy_sources(tmp_path)
+    protocol = root / "runtime" / "src" / "protocol"
+    state = protocol / "request_state.rs"
+    # handler.rs imports request_state already; request_state importing handler back
+    # closes a circle, read from a `use crate::{...}` group.
+    text = state.read_text().replace("use crate::", "use crate::protocol::{handler::Nothing};\nuse crate::", 1)
+    state.write_text(text)
+    run = check(root)
+    assert run.returncode == 1
+    assert "layout: runtime/src: an import circle in protocol, among " in run.stderr
+    assert "handler, request_state" in run.stderr
