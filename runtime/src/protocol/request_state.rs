@@ -21,11 +21,9 @@ use sha2::{Digest, Sha256};
 use crate::call::rounds::{Carried, Round};
 use crate::protocol::peer_session;
 use crate::protocol::questions::{hex, input_request};
+use crate::protocol::wire::PROTOCOL_VERSION_KEY;
 use crate::server::settings::Rounds;
 use crate::server::tool_server::Shared;
-
-/// The `_meta` key of a request's protocol version, from 2026-07-28 on.
-const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
 
 /// Whether the request's protocol asks the client in rounds (2026-07-28 on).
 ///

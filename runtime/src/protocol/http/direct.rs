@@ -36,11 +36,13 @@ use rmcp::model::{
 use tokio_util::sync::CancellationToken;
 
 use super::Boxed;
+use super::allowed::AllowedHosts;
 use std::sync::Arc;
 
 use crate::model::{Auth, RequestId};
 use crate::protocol::bridge;
 use crate::protocol::piped::{Origin, address_of, trace_in};
+use crate::protocol::wire::PROTOCOL_VERSION_KEY;
 use crate::protocol::wire::{self, Inbound};
 use crate::server::pipeline::Transport;
 use crate::server::pipeline::spans::{self, TRACE_KEYS};
@@ -49,31 +51,21 @@ use crate::server::tool_server::{Refusal, ToolServer};
 /// The method answered here, as a request's body spells it.
 const CALL: &[u8] = b"\"tools/call\"";
 
-/// The `_meta` key of a request's own protocol version.
-const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
-
 /// What answers stateless `tools/call` requests directly: the hosts allowed, as `rmcp`
 /// reads them. Made only for a stateless server.
 #[derive(Debug, Clone)]
 pub(super) struct Direct {
-    /// Each allowed host and its port, if it names one.
-    allowed_hosts: Vec<(String, Option<u16>)>,
-    /// No list was given: every host is allowed. (A list of blank entries allows none.)
-    any_host: bool,
+    /// The hosts the server serves.
+    hosts: AllowedHosts,
     /// Cancelled when the server stops: a call still running then is answered as
     /// `rmcp` answers it, with `500`.
     stop: CancellationToken,
 }
 
 impl Direct {
-    pub(super) fn new(allowed_hosts_given: &[String], stop: CancellationToken) -> Self {
-        let allowed_hosts = allowed_hosts_given
-            .iter()
-            .filter_map(|allowed| allowed_authority(allowed))
-            .collect();
+    pub(super) fn new(allowed_hosts: &[String], stop: CancellationToken) -> Self {
         Self {
-            allowed_hosts,
-            any_host: allowed_hosts_given.is_empty(),
+            hosts: AllowedHosts::new(allowed_hosts),
             stop,
         }
     }
@@ -175,23 +167,8 @@ impl Direct {
     /// `rmcp`'s check of the `Host` header, for a request it lets through: present, an
     /// authority, and among the allowed hosts (any port, for one listed without).
     fn host_allowed(&self, headers: &HeaderMap) -> bool {
-        let Some(host) = headers
-            .get(header::HOST)
-            .and_then(|host| host.to_str().ok())
-        else {
-            return false;
-        };
-        let Ok(authority) = http::uri::Authority::try_from(host) else {
-            return false;
-        };
-        if self.any_host {
-            return true;
-        }
-        let host = normalized(authority.host());
-        let port = authority.port_u16();
-        (self.allowed_hosts.iter()).any(|(allowed, allowed_port)| {
-            *allowed == host && allowed_port.is_none_or(|p| Some(p) == port)
-        })
+        // Without a `Host`, rmcp answers: the request is handed on, not refused here.
+        headers.contains_key(header::HOST) && self.hosts.admit(headers)
     }
 }
 
@@ -268,24 +245,6 @@ impl Origin for Stateless {
             self.trace_headers.each_ref().map(Option::as_deref)
         })
     }
-}
-
-/// An allowed host as `rmcp` reads it: an authority, or else a bare host name.
-fn allowed_authority(allowed: &str) -> Option<(String, Option<u16>)> {
-    let allowed = allowed.trim();
-    if allowed.is_empty() {
-        return None;
-    }
-    Some(match http::uri::Authority::try_from(allowed) {
-        Ok(authority) => (normalized(authority.host()), authority.port_u16()),
-        Err(_) => (normalized(allowed), None),
-    })
-}
-
-fn normalized(host: &str) -> String {
-    host.trim_matches('[')
-        .trim_matches(']')
-        .to_ascii_lowercase()
 }
 
 /// One `Accept` header, a plain list (no parameters, no quotes) that names both media

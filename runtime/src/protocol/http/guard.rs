@@ -16,6 +16,7 @@ use http::{HeaderValue, Response, StatusCode, header};
 use http_body_util::{BodyExt as _, Full};
 use rmcp::model::{ClientJsonRpcMessage, ClientRequest, JsonRpcMessage, Reference};
 
+use super::allowed::{AllowedHosts, origin_allowed};
 use super::{Boxed, rpc_error};
 use crate::model::Auth;
 use crate::protocol::wire::{self, Inbound};
@@ -32,7 +33,7 @@ pub(super) const METADATA_PATH: &str = "/.well-known/oauth-protected-resource";
 pub(super) struct Guard {
     authorization: Authorization,
     server: ToolServer,
-    allowed_hosts: Vec<String>,
+    allowed_hosts: AllowedHosts,
     allowed_origins: Option<Vec<String>>,
 }
 
@@ -49,7 +50,7 @@ impl Guard {
         Some(Self {
             authorization: options.authorization.clone()?,
             server: server.clone(),
-            allowed_hosts: options.allowed_hosts.clone(),
+            allowed_hosts: AllowedHosts::new(&options.allowed_hosts),
             allowed_origins: options.allowed_origins.clone(),
         })
     }
@@ -197,24 +198,8 @@ impl Guard {
     /// `403` for a request whose `Host` or `Origin` the server does not serve, as `rmcp`
     /// answers it: these checks come before the token's.
     fn refused_origin_or_host(&self, parts: &Parts) -> Option<Response<Boxed>> {
-        let host = parts
-            .headers
-            .get(header::HOST)
-            .and_then(|h| h.to_str().ok());
-        let host_ok = self.allowed_hosts.is_empty()
-            || host.is_some_and(|host| {
-                self.allowed_hosts
-                    .iter()
-                    .any(|allowed| host_matches(host, allowed))
-            });
-        let origin = parts
-            .headers
-            .get(header::ORIGIN)
-            .and_then(|o| o.to_str().ok());
-        let origin_ok = match (&self.allowed_origins, origin) {
-            (None, _) | (_, None) => true,
-            (Some(allowed), Some(origin)) => allowed.iter().any(|a| origin_matches(origin, a)),
-        };
+        let host_ok = self.allowed_hosts.admit(&parts.headers);
+        let origin_ok = origin_allowed(&parts.headers, self.allowed_origins.as_deref());
         if host_ok && origin_ok {
             return None;
         }
@@ -284,54 +269,6 @@ fn has_query_token(parts: &Parts) -> bool {
     })
 }
 
-/// Whether a `Host` value is the allowed one: its name alone, or name and port.
-fn host_matches(host: &str, allowed: &str) -> bool {
-    let (host, allowed) = (authority(host), authority(allowed));
-    host.0.eq_ignore_ascii_case(allowed.0) && (allowed.1.is_none() || host.1 == allowed.1)
-}
-
-/// The name and the port of `host`, `host:port`, `[v6]:port` or a bare IPv6 address.
-fn authority(text: &str) -> (&str, Option<&str>) {
-    let text = text.trim();
-    if let Some(rest) = text.strip_prefix('[') {
-        let (name, after) = rest.split_once(']').unwrap_or((rest, ""));
-        return (name, after.strip_prefix(':'));
-    }
-    match text.split_once(':') {
-        Some((name, port)) if !port.contains(':') => (name, Some(port)),
-        _ => (text, None),
-    }
-}
-
-/// Whether an `Origin` is the allowed one: `:*` for any port, no port for the scheme's default.
-fn origin_matches(origin: &str, allowed: &str) -> bool {
-    if let Some(prefix) = allowed.strip_suffix(":*") {
-        let Some(rest) = origin.strip_prefix(prefix) else {
-            return false;
-        };
-        return rest.is_empty()
-            || rest
-                .strip_prefix(':')
-                .is_some_and(|p| p.chars().all(|c| c.is_ascii_digit()));
-    }
-    let with_default = |o: &str| -> String {
-        let o = o.trim_end_matches('/').to_ascii_lowercase();
-        let after = o.find("://").map_or(0, |at| at + 3);
-        if o[after..]
-            .rsplit_once(':')
-            .is_some_and(|(_, p)| p.chars().all(|c| c.is_ascii_digit()) && !p.is_empty())
-        {
-            return o;
-        }
-        match &o[..after] {
-            "http://" => format!("{o}:80"),
-            "https://" => format!("{o}:443"),
-            _ => o,
-        }
-    };
-    origin == allowed || with_default(origin) == with_default(allowed)
-}
-
 /// What a message the guard checked comes to.
 pub(super) enum Checked {
     /// The message as it was decoded and checked: answered directly, or encoded again
@@ -372,7 +309,7 @@ fn targets(message: &ClientJsonRpcMessage) -> Vec<Target<'_>> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Guard, Missing, bearer, host_matches, origin_matches};
+    use super::{Guard, Missing, bearer};
 
     fn parts(uri: &str, authorization: &[&str]) -> http::request::Parts {
         let mut request = http::Request::builder().uri(uri);
@@ -420,34 +357,5 @@ mod tests {
             &[]
         )));
         assert!(!Guard::is_metadata(&parts("/mcp", &[])));
-    }
-
-    #[test]
-    fn matches_hosts_and_origins_as_rmcp_does() {
-        assert!(host_matches("127.0.0.1:8000", "127.0.0.1"));
-        assert!(host_matches("localhost", "localhost"));
-        assert!(host_matches("[::1]:9000", "::1"));
-        assert!(!host_matches("evil.example:8000", "127.0.0.1"));
-        assert!(host_matches("mcp.example.com:8080", "mcp.example.com:8080"));
-        assert!(!host_matches(
-            "mcp.example.com:9090",
-            "mcp.example.com:8080"
-        ));
-        assert!(origin_matches(
-            "http://localhost:3000",
-            "http://localhost:*"
-        ));
-        assert!(!origin_matches(
-            "http://localhost.evil:3000",
-            "http://localhost:*"
-        ));
-        assert!(origin_matches(
-            "https://app.example.com",
-            "https://app.example.com:443"
-        ));
-        assert!(!origin_matches(
-            "https://evil.example",
-            "https://app.example.com"
-        ));
     }
 }

@@ -32,6 +32,7 @@ use sessions::BoundedSessions;
 
 pub(crate) use crate::protocol::peer_session::SESSION_ID_HEADER;
 
+mod allowed;
 mod direct;
 mod guard;
 mod serve;
@@ -147,7 +148,11 @@ impl HttpService {
         config = match &options.allowed_origins {
             // rmcp checks a present `Origin` against the list, even an empty one.
             Some(origins) => config
-                .with_allowed_origins(origins.iter().map(|origin| with_port(origin)))
+                .with_allowed_origins(
+                    origins
+                        .iter()
+                        .map(|origin| allowed::with_default_port(origin)),
+                )
                 .enforce_origin_validation(),
             None => config.disable_allowed_origins(),
         };
@@ -430,25 +435,6 @@ async fn explained(response: Response<Boxed>, json_body: bool, body: &Bytes) -> 
     let text = String::from_utf8_lossy(&text);
     let message = format!("Invalid request: {}", text.trim());
     rpc_error(parts.status, wire::invalid_request(message))
-}
-
-/// An allowed origin as `rmcp` should read it: one without a port means the scheme's
-/// default port (RFC 6454), where `rmcp` 3.11 would take it for any port.
-fn with_port(origin: &str) -> String {
-    let Ok(uri) = origin.parse::<http::Uri>() else {
-        return origin.to_owned();
-    };
-    let default = match uri.scheme_str() {
-        Some("http") => 80,
-        Some("https") => 443,
-        _ => return origin.to_owned(),
-    };
-    match uri.authority() {
-        Some(authority) if authority.port().is_none() && !origin.ends_with(":*") => {
-            format!("{}:{default}", origin.trim_end_matches('/'))
-        }
-        _ => origin.to_owned(),
-    }
 }
 
 fn has_json_content(headers: &http::HeaderMap) -> bool {

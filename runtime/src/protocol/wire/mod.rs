@@ -146,12 +146,13 @@ fn rejected(value: &Value) -> Inbound {
     Inbound::Rejected(error_reply(id, custom_request_error(method, protocol)))
 }
 
+/// The `_meta` key of the protocol version a request names for itself (2026-07-28 on):
+/// one constant for every reader of it.
+pub(crate) const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
+
 /// The protocol version a request names in its own `_meta` (from 2026-07-28 on).
 fn requested_protocol(params: Option<&Value>) -> Option<&str> {
-    params?
-        .get("_meta")?
-        .get("io.modelcontextprotocol/protocolVersion")?
-        .as_str()
+    params?.get("_meta")?.get(PROTOCOL_VERSION_KEY)?.as_str()
 }
 
 /// What is wrong with the `params` of a known request.
