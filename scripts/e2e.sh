@@ -72,11 +72,14 @@ if setup scripts/setup-fuzzer.sh FUZZER_UNAVAILABLE; then
     export FUZZER_BIN
 fi
 
-cargo build -p mcp-tool --example file_search --features redis,opentelemetry --locked
+cargo build -p mcp-tool-file-search --features redis,opentelemetry --locked
+# The runtime's examples, each driven by tests/e2e/test_examples.py.
+cargo build -p mcp-tool --examples --locked
+export EXAMPLES_DIR="$(realpath "${CARGO_TARGET_DIR:-target}")/debug/examples"
 target_dir="${CARGO_TARGET_DIR:-target}"
-bin="$target_dir/debug/examples/file_search"
+bin="$target_dir/debug/file_search"
 if [[ ! -x "$bin" ]]; then
-    echo "e2e: the example was built but $bin is missing" >&2
+    echo "e2e: the file_search server was built but $bin is missing" >&2
     exit 1
 fi
 

@@ -11,7 +11,7 @@ from rmcp. The documented escape hatch is listed in ESCAPE_HATCH below; an entry
 that the walk no longer meets is an error too, so the check cannot pass by seeing
 nothing.
 
-It also checks that what users copy (the README, the examples, the UI pass cases)
+It also checks that what users copy (the README, the guide, the examples, the UI pass cases)
 names no rmcp item.
 
 rustdoc's JSON output is unstable; RUSTC_BOOTSTRAP lets the stable toolchain the
@@ -53,7 +53,7 @@ KINDS = {"module": "mod", "struct": "struct", "enum": "enum", "function": "fn", 
          "proc_macro": "macro", "struct_field": "field", "variant": "variant",
          "assoc_type": "type", "assoc_const": "const"}
 
-COPIED_SOURCES = ["README.md", "runtime/examples", "ui-tests/pass"]
+COPIED_SOURCES = ["README.md", "runtime/src/guide", "runtime/examples", "ui-tests/pass"]
 
 
 def build_json():
@@ -186,7 +186,7 @@ def copied_sources():
     bad = []
     for entry in COPIED_SOURCES:
         path = ROOT / entry
-        files = [path] if path.is_file() else sorted(path.rglob("*.rs"))
+        files = [path] if path.is_file() else sorted([*path.rglob("*.rs"), *path.rglob("*.md")])
         for file in files:
             in_code = file.suffix != ".md"
             for number, line in enumerate(file.read_text().splitlines(), 1):

@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
-"""Writes the README's table of who may do what from runtime/tests/security/matrix.tsv.
+"""Writes the guide's table (runtime/src/guide/serving.md) of who may do what from runtime/tests/security/matrix.tsv.
 
 The file is the one runtime/tests/security_matrix.rs runs cell by cell against a real
-server and issuer. This writes it into README.md between `<!-- security matrix -->` and
+server and issuer. This writes it into the guide's serving.md between `<!-- security matrix -->` and
 `<!-- end of security matrix -->`, one row per transport and operation, the protocol
 versions that answer alike sharing a row. tests/e2e/test_readme_security.py fails when the
 README and the file disagree.
 
 Usage: scripts/readme-security.py [--check]   (--check: fail, and change nothing, when
-README.md is not what this would write)
+the guide's serving.md is not what this would write)
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-README = ROOT / "README.md"
+README = ROOT / "runtime" / "src" / "guide" / "serving.md"
 MATRIX = ROOT / "runtime" / "tests" / "security" / "matrix.tsv"
 SECTION = re.compile(r"(<!-- security matrix -->\n)(.*?)(<!-- end of security matrix -->)", re.S)
 
@@ -56,19 +56,19 @@ def main() -> None:
     text = README.read_text()
     found = SECTION.search(text)
     if not found:
-        sys.exit("readme-security: README.md has no `<!-- security matrix -->` section")
+        sys.exit("readme-security: the guide's serving.md has no `<!-- security matrix -->` section")
     table = render(*read())
     new = text[: found.start(2)] + table + text[found.end(2) :]
     if check:
         if new != text:
             sys.exit(
-                "readme-security: README.md's table differs from runtime/tests/security/matrix.tsv; "
+                "readme-security: the guide's serving.md's table differs from runtime/tests/security/matrix.tsv; "
                 "run scripts/readme-security.py"
             )
-        print("readme-security: README.md agrees with the matrix")
+        print("readme-security: the guide's serving.md agrees with the matrix")
         return
     README.write_text(new)
-    print("readme-security: " + ("README.md rewritten" if new != text else "README.md already up to date"))
+    print("readme-security: " + ("the guide's serving.md rewritten" if new != text else "the guide's serving.md already up to date"))
 
 
 if __name__ == "__main__":

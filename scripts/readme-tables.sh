@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Rewrites the README's tables of an example's tools from the example's own listing,
+# Rewrites the README's tables of a server's tools from the server's own listing,
 # between `<!-- tools of NAME: ARGS -->` and `<!-- end of tools -->`.
 # tests/e2e/test_readme_tables.py fails when they differ.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-cargo build --example file_search --locked --quiet
-bin="${CARGO_TARGET_DIR:-target}/debug/examples/file_search"
+cargo build -p mcp-tool-file-search --locked --quiet
+bin="${CARGO_TARGET_DIR:-target}/debug/file_search"
 python3 - "$bin" <<'PY'
 import re, subprocess, sys
 from pathlib import Path

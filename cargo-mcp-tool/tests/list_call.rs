@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
-/// The example server: beside this crate's binary when the workspace built it, else built
+/// The fixture server, `file_search` (tests/file-search): beside this crate's binary when the workspace built it, else built
 /// into a target folder of its own (the one `cargo test` runs in stays locked meanwhile).
 fn file_search() -> &'static Path {
     static SERVER: OnceLock<PathBuf> = OnceLock::new();
@@ -18,9 +18,7 @@ fn file_search() -> &'static Path {
         let debug = Path::new(env!("CARGO_BIN_EXE_cargo-mcp-tool"))
             .parent()
             .unwrap();
-        let beside = debug
-            .join("examples")
-            .join(format!("file_search{}", std::env::consts::EXE_SUFFIX));
+        let beside = debug.join(format!("file_search{}", std::env::consts::EXE_SUFFIX));
         if beside.is_file() {
             return beside;
         }
@@ -29,11 +27,9 @@ fn file_search() -> &'static Path {
             .args([
                 "build",
                 "-p",
-                "mcp-tool",
-                "--example",
+                "mcp-tool-file-search",
+                "--bin",
                 "file_search",
-                "--features",
-                "http",
                 "--target-dir",
             ])
             .arg(&target)
@@ -43,7 +39,6 @@ fn file_search() -> &'static Path {
         assert!(status.success(), "the example server did not build");
         target
             .join("debug")
-            .join("examples")
             .join(format!("file_search{}", std::env::consts::EXE_SUFFIX))
     })
 }

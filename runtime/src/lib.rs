@@ -69,8 +69,9 @@
 //! - [`testing::TestClient`]: a real client over an in-memory session, for a tool's tests.
 //! - [`link!`]: keeping the tools of a dependency crate that nothing else references.
 //!
-//! The [repository's README](https://github.com/mcp-tool/mcp-tool#readme) has the guide,
-//! the example server and the benchmarks.
+//! The [`guide`] has a page for each feature, its examples compiled and run as doctests;
+//! the [repository's README](https://github.com/mcp-tool/mcp-tool#readme) has Getting
+//! started, the example server, conformance and the benchmarks.
 //!
 //! # Versions and stability
 //!
@@ -113,7 +114,7 @@ pub mod middleware {
     };
 }
 
-#[doc = include_str!("attribute.md")]
+#[doc = include_str!("guide/attribute.md")]
 pub use mcp_tool_macros::mcp_tool;
 
 /// Makes a plain function an MCP prompt: `prompts/list` lists it, `prompts/get` renders
@@ -247,6 +248,41 @@ macro_rules! link {
             use $krate as _;
         )+
     };
+}
+
+/// The guide: a page for each feature, its examples compiled and run as doctests. The
+/// [README](https://github.com/mcp-tool/mcp-tool#readme) has Getting started; start there.
+///
+/// - [`tools`](guide::tools): what `#[mcp_tool]` makes of a function, and argument errors.
+/// - [`errors`](guide::errors): errors, panics and masking.
+/// - [`context`](guide::context): `Context`, shared state, protocol versions and tasks.
+/// - [`prompts_and_resources`](guide::prompts_and_resources): `#[mcp_prompt]` and
+///   `#[mcp_resource]`.
+/// - [`testing`](guide::testing): `TestClient`.
+/// - [`runtime_tools`](guide::runtime_tools): tools defined while the server runs.
+/// - [`serving`](guide::serving): the builder, stdio, HTTP, authorization, replicas.
+/// - [`middleware`](guide::middleware): layers, the built-in ones, spans and OpenTelemetry.
+/// - [`stability`](guide::stability): the workspace, its features, and what a version
+///   promises.
+pub mod guide {
+    #[doc = include_str!("guide/tools.md")]
+    pub mod tools {}
+    #[doc = include_str!("guide/errors.md")]
+    pub mod errors {}
+    #[doc = include_str!("guide/context.md")]
+    pub mod context {}
+    #[doc = include_str!("guide/prompts_and_resources.md")]
+    pub mod prompts_and_resources {}
+    #[doc = include_str!("guide/testing.md")]
+    pub mod testing {}
+    #[doc = include_str!("guide/runtime_tools.md")]
+    pub mod runtime_tools {}
+    #[doc = include_str!("guide/serving.md")]
+    pub mod serving {}
+    #[doc = include_str!("guide/middleware.md")]
+    pub mod middleware {}
+    #[doc = include_str!("guide/stability.md")]
+    pub mod stability {}
 }
 
 /// The README's examples, compiled and run as doctests.

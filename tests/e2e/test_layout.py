@@ -34,6 +34,7 @@ def test_the_checkout_keeps_to_the_layout() -> None:
     folders = [line for line in run.stdout.splitlines() if line.endswith("/")]
     assert folders == [
         "call/",
+        "guide/",
         "model/",
         "outcome/",
         "protocol/",

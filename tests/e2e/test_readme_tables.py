@@ -17,16 +17,17 @@ def test_the_file_search_table_is_the_servers_own_listing(server_bin: str) -> No
     listed = subprocess.run(
         [server_bin, *args.split()], check=True, capture_output=True, text=True
     ).stdout
-    # Every tool, prompt and resource, each once, in the order the example defines them.
+    # Every tool, prompt and resource, each once, in the order the server defines them:
+    # by source file (asking.rs, indexing.rs, main.rs), then by line.
     rows = re.findall(r"^\| ((?:prompt |resource )?`[^`]+`) \|", listed, re.M)
     assert rows == [
-        "`search`",
-        "`list_attributes`",
-        "`read_attributes`",
         "`choose_file`",
         "`describe_file`",
         "`choose_and_describe`",
         "`index_files`",
+        "`search`",
+        "`list_attributes`",
+        "`read_attributes`",
         "prompt `find_files`",
         "resource `files:///{+path}`",
     ], listed

@@ -6,7 +6,7 @@ advance. Half-way through, one replica is killed with SIGKILL: only the calls it
 answering may fail, each with an error its client can read (nginx's JSON-RPC error, or
 a response cut off before its reply where the answer had begun to stream), and every
 other call is answered right, by the other replica. nginx runs from tests/scale-out/, whose mcp.conf
-is the config README.md shows.
+is the config the guide's serving.md shows.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from conftest import http_server
 
 HERE = Path(__file__).resolve().parent
 CONFIG_DIR = HERE.parent / "scale-out"
-README = HERE.parents[1] / "README.md"
+README = HERE.parents[1] / "runtime" / "src" / "guide" / "serving.md"
 
 CALLS = 2000
 CLIENTS = 20
@@ -44,7 +44,7 @@ KILL_AFTER = CALLS // 2
 DISTINCT_FILES = 200
 # The name clients use for the service, allowed on the replicas with --allow-host.
 PUBLIC_NAME = "mcp.example.com"
-# The addresses README.md's copy of mcp.conf shows.
+# The addresses the guide's serving.md's copy of mcp.conf shows.
 README_ADDRESSES = {
     "@LISTEN@": "127.0.0.1:8000",
     "@REPLICA_1@": "127.0.0.1:8001",
@@ -72,10 +72,10 @@ def render(template: str, values: dict[str, str]) -> str:
 
 def test_the_readme_shows_the_committed_load_balancer_config() -> None:
     blocks = re.findall(r"```nginx\n(.*?)```", README.read_text(), re.S)
-    assert len(blocks) == 1, "README.md should show exactly one nginx config"
+    assert len(blocks) == 1, "the guide's serving.md should show exactly one nginx config"
     committed = render((CONFIG_DIR / "mcp.conf").read_text(), README_ADDRESSES)
     assert blocks[0] == committed, (
-        "README.md's nginx config differs from tests/scale-out/mcp.conf "
+        "the guide's serving.md's nginx config differs from tests/scale-out/mcp.conf "
         f"with the addresses {list(README_ADDRESSES.values())}: make them the same"
     )
 

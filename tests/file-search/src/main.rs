@@ -1,40 +1,39 @@
-//! A file-search MCP server: finds files under one root directory with CEL filters.
+//! A file-search MCP server: finds files under one root directory with CEL filters. The
+//! end-to-end tests' fixture and the server `scripts/demo.sh` shows: it uses every feature
+//! of the runtime at once, with the flags the tests need; the runtime's `examples/` teach
+//! one feature each.
 //!
 //! ```text
-//! cargo run --example file_search -- --root ~/projects   # serve over stdin and stdout
-//! cargo run --example file_search -- --http 127.0.0.1:8000   # serve at http://127.0.0.1:8000/mcp
-//! cargo run --example file_search -- --http 127.0.0.1:8000 --issuer http://127.0.0.1:9000 \
+//! cargo run -p mcp-tool-file-search -- --root ~/projects   # serve over stdin and stdout
+//! cargo run -p mcp-tool-file-search -- --http 127.0.0.1:8000   # serve at http://127.0.0.1:8000/mcp
+//! cargo run -p mcp-tool-file-search -- --http 127.0.0.1:8000 --issuer http://127.0.0.1:9000 \
 //!     --resource http://127.0.0.1:8000/mcp   # only for tokens that issuer signs for it
-//! cargo run --example file_search -- --list-tools        # print the tools and exit
-//! cargo run --example file_search -- --list-tools --markdown   # the README's table
-//! cargo run --example file_search -- --tools searches.toml   # and saved searches as tools
-//! cargo run --example file_search --features redis -- --http 127.0.0.1:8001 --stateless \
+//! cargo run -p mcp-tool-file-search -- --list-tools        # print the tools and exit
+//! cargo run -p mcp-tool-file-search -- --list-tools --markdown   # the README's table
+//! cargo run -p mcp-tool-file-search -- --tools searches.toml   # and saved searches as tools
+//! cargo run -p mcp-tool-file-search --features redis -- --http 127.0.0.1:8001 --stateless \
 //!     --redis redis://127.0.0.1:6379   # a replica that keeps its tasks in Redis
 //! OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 \
-//!     cargo run --example file_search --features opentelemetry   # spans and durations over OTLP
+//!     cargo run -p mcp-tool-file-search --features opentelemetry   # spans and durations over OTLP
 //! ```
 //!
 //! Three tools: `search` walks the tree and keeps the entries whose attributes match a
 //! CEL expression such as `ext == "rs" && size > 1024`; `list_attributes` tells the
 //! model which attributes it may use; `read_attributes` describes one file. Three more
-//! ask the client during the call (`file_search/asking.rs`): `choose_file` asks the user
+//! ask the client during the call (`asking.rs`): `choose_file` asks the user
 //! which file, `describe_file` asks the client's model what a file is, and
-//! `choose_and_describe` does both. `index_files` (`file_search/indexing.rs`) reads every
+//! `choose_and_describe` does both. `index_files` (`indexing.rs`) reads every
 //! file under a directory and counts its lines, as a task for a client that declares the
 //! tasks extension: polled, answered and cancelled, through any replica when the
 //! replicas share a Redis (`--redis`). Besides
 //! them, the resource template `files:///{+path}` gives a file's contents, and the
 //! prompt `find_files` sets the model to find files matching a description. `--tools FILE`
 //! adds tools defined at run time: saved searches, each a name, a description and a CEL
-//! filter in a TOML file (see `file_search/saved_searches.rs`).
+//! filter in a TOML file (see `saved_searches.rs`).
 
-#[path = "file_search/asking.rs"]
 mod asking;
-#[path = "file_search/catalog.rs"]
 mod catalog;
-#[path = "file_search/indexing.rs"]
 mod indexing;
-#[path = "file_search/saved_searches.rs"]
 mod saved_searches;
 
 use std::fs::Metadata;
@@ -84,7 +83,7 @@ Options:
                  with --issuer: how many seconds past its expiry a token is still
                  accepted, for clocks that differ. Defaults to 60
   --redis URL    keep tasks in the Redis at URL (redis://HOST:PORT), shared by
-                 every replica given the same one; needs the example built with
+                 every replica given the same one; needs the server built with
                  `--features redis`. Tasks are kept in memory otherwise
   --task-lease MS how long a running task's lease lasts, in milliseconds: a
                  replica that dies mid-task leaves its tasks failed once their
@@ -277,8 +276,8 @@ fn authorization(
     }
     #[cfg(not(feature = "auth"))]
     anyhow::bail!(
-        "--issuer {issuer} (for {resource}): this build has no JWT verifier; build the example \
-         with the runtime's feature `auth`, a default one"
+        "--issuer {issuer} (for {resource}): this build has no JWT verifier; build the server \
+         with its feature `auth`, a default one"
     )
 }
 
@@ -295,8 +294,8 @@ fn task_store(server: mcp_tool::Server, options: &Options) -> anyhow::Result<mcp
     return Ok(server.task_store_redis(url));
     #[cfg(not(feature = "redis"))]
     anyhow::bail!(
-        "--redis {url}: this build keeps tasks in memory only; build the example with the \
-         runtime's feature `redis` (cargo run --example file_search --features redis -- ...)"
+        "--redis {url}: this build keeps tasks in memory only; build the server with its \
+         feature `redis` (cargo run -p mcp-tool-file-search --features redis -- ...)"
     )
 }
 

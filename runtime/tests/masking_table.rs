@@ -1,14 +1,14 @@
-//! The README's masking table says what masking does: every row is checked.
+//! The guide's masking table (`mcp_tool::guide::errors`) says what masking does: every row is checked.
 
 use mcp_tool::masking::mask_failure;
 
 #[test]
 fn every_row_of_the_masking_table_holds() {
-    let readme = include_str!("../../README.md");
+    let readme = include_str!("../src/guide/errors.md");
     let table = readme
         .split("| before | the client reads |")
         .nth(1)
-        .expect("the README has the masking table");
+        .expect("the guide has the masking table");
     let mut checked = 0;
     for row in table
         .lines()

@@ -1,0 +1,113 @@
+"""The runtime's examples (runtime/examples/), each built and run, driven by the official
+Python MCP client: the Getting started server (the README's code, line for line), tools
+defined at run time, a tool that asks the user, and HTTP with authorization and a scoped
+tool. scripts/e2e.sh builds them and names their folder in EXAMPLES_DIR."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import httpx2
+import pytest
+from mcp import Client, StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+from mcp.types import ElicitResult
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.anyio
+
+
+def example(name: str) -> str:
+    folder = os.environ.get("EXAMPLES_DIR")
+    if not folder:
+        pytest.fail("EXAMPLES_DIR is not set; run the tests through scripts/e2e.sh")
+    path = Path(folder) / name
+    if not os.access(path, os.X_OK):
+        pytest.fail(f"the example {name} was not built: {path}")
+    return str(path)
+
+
+def test_the_getting_started_example_is_the_readmes_code() -> None:
+    readme = (ROOT / "README.md").read_text()
+    section = re.search(r"^## Getting started\n(.*?)^## ", readme, re.S | re.M)
+    assert section, "README.md has no `## Getting started` section"
+    main = re.search(r"^```rust[^\n]*\n(.*?)^```", section.group(1), re.S | re.M)
+    assert main, "Getting started has no ```rust block"
+    code = (ROOT / "runtime" / "examples" / "getting_started.rs").read_text()
+    # The example is the README's code below its own module comment.
+    body = "\n".join(line for line in code.splitlines() if not line.startswith("//!")).strip("\n") + "\n"
+    assert body == main.group(1), "runtime/examples/getting_started.rs differs from the README's main.rs"
+
+
+async def test_the_getting_started_example_serves_count_words() -> None:
+    async with Client(StdioServerParameters(command=example("getting_started")), read_timeout_seconds=30) as client:
+        assert [tool.name for tool in (await client.list_tools()).tools] == ["count_words"]
+        result = await client.call_tool("count_words", {"text": "one two\nthree"})
+        assert not result.is_error, result
+        assert result.structured_content == {"lines": 2, "words": 3}
+
+
+async def test_the_runtime_tools_example_adds_and_forgets_tools() -> None:
+    params = StdioServerParameters(command=example("runtime_tools"), args=["hello", "goodbye"])
+    async with Client(params, read_timeout_seconds=30) as client:
+        names = sorted(tool.name for tool in (await client.list_tools()).tools)
+        assert names == ["forget", "goodbye", "hello"]
+        result = await client.call_tool("hello", {"times": 2})
+        assert [block.text for block in result.content] == ["hello hello"]
+        bad = await client.call_tool("hello", {"times": 11})
+        assert bad.is_error and "`times`" in bad.content[0].text, bad
+        forgotten = await client.call_tool("forget", {"word": "hello"})
+        assert not forgotten.is_error, forgotten
+        names = sorted(tool.name for tool in (await client.list_tools()).tools)
+        assert names == ["forget", "goodbye"]
+
+
+async def test_the_asking_example_books_what_the_user_accepts() -> None:
+    asked: list[str] = []
+
+    async def answer(context, params) -> ElicitResult:
+        asked.append(params.message)
+        return ElicitResult(action="accept", content={"guests": 2, "time": "19:30"})
+
+    async with Client(
+        StdioServerParameters(command=example("asking")), read_timeout_seconds=30, elicitation_callback=answer
+    ) as client:
+        result = await client.call_tool("book_table", {"restaurant": "Chez Nous"})
+        assert not result.is_error, result
+        assert [block.text for block in result.content] == ["booked a table for 2 at Chez Nous at 19:30"]
+        assert asked == ["How many guests, and when, at Chez Nous?"]
+
+
+async def test_the_http_example_needs_the_key_and_checks_the_scope() -> None:
+    server = subprocess.Popen(
+        [example("http_scoped"), "127.0.0.1:0"],
+        env={**os.environ, "NOTES_TOKEN": "dev-secret"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        url = server.stdout.readline().strip()
+        assert url.startswith("http://127.0.0.1:"), url
+        refused = httpx2.post(
+            url,
+            json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+            headers={"Accept": "application/json, text/event-stream"},
+            timeout=10,
+        )
+        assert refused.status_code == 401, refused.text
+        assert "resource_metadata=" in refused.headers["www-authenticate"]
+        http = httpx2.AsyncClient(headers={"Authorization": "Bearer dev-secret"}, timeout=30)
+        async with Client(streamable_http_client(url, http_client=http), read_timeout_seconds=30) as client:
+            names = sorted(tool.name for tool in (await client.list_tools()).tools)
+            assert names == ["add_note", "list_notes"]
+            added = await client.call_tool("add_note", {"text": "buy milk"})
+            assert [block.text for block in added.content] == ["note 1 added by developer"], added
+            listed = await client.call_tool("list_notes", {})
+            assert listed.structured_content == {"result": ["buy milk"]}, listed
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
