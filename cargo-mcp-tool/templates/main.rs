@@ -21,11 +21,19 @@ fn count_words(
     max_lines: Option<usize>,
 ) -> Result<Counts, ToolError> {
     if text.is_empty() {
-        return Err(ToolError::new("the text is empty: send at least one character"));
+        return Err(ToolError::new(
+            "the text is empty: send at least one character",
+        ));
     }
     let lines: Vec<&str> = text.lines().take(max_lines.unwrap_or(usize::MAX)).collect();
-    let words = lines.iter().map(|line| line.split_whitespace().count()).sum();
-    Ok(Counts { lines: lines.len(), words })
+    let words = lines
+        .iter()
+        .map(|line| line.split_whitespace().count())
+        .sum();
+    Ok(Counts {
+        lines: lines.len(),
+        words,
+    })
 }
 
 fn main() -> Result<(), ServerError> {

@@ -24,7 +24,11 @@ struct Notes(Mutex<Vec<String>>);
 /// Lists every note, oldest first.
 #[mcp_tool(read_only)]
 fn list_notes(notes: State<Notes>) -> Vec<String> {
-    notes.0.lock().map(|notes| notes.clone()).unwrap_or_default()
+    notes
+        .0
+        .lock()
+        .map(|notes| notes.clone())
+        .unwrap_or_default()
 }
 
 /// Adds a note, and says who added it.
@@ -36,8 +40,14 @@ async fn add_note(
     #[arg(length(min = 1, max = 500))]
     text: String,
 ) -> Result<String, ToolError> {
-    let who = ctx.auth().map(|auth| auth.subject().to_owned()).unwrap_or_default();
-    let mut notes = notes.0.lock().map_err(|_| ToolError::new("the notes are unreadable"))?;
+    let who = ctx
+        .auth()
+        .map(|auth| auth.subject().to_owned())
+        .unwrap_or_default();
+    let mut notes = notes
+        .0
+        .lock()
+        .map_err(|_| ToolError::new("the notes are unreadable"))?;
     notes.push(text);
     Ok(format!("note {} added by {who}", notes.len()))
 }
@@ -58,7 +68,9 @@ impl TokenVerifier for DevKey {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let address = std::env::args().nth(1).unwrap_or_else(|| "127.0.0.1:8000".to_owned());
+    let address = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "127.0.0.1:8000".to_owned());
     let key = std::env::var("NOTES_TOKEN").map_err(|_| "set NOTES_TOKEN to the key to accept")?;
     let listener = tokio::net::TcpListener::bind(&address).await?;
     let endpoint = format!("http://{}/mcp", listener.local_addr()?);
@@ -68,6 +80,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .resource_url(&endpoint)
         .build()?;
     println!("{endpoint}");
-    server.serve_http(listener, async { tokio::signal::ctrl_c().await.unwrap_or(()) }).await?;
+    server
+        .serve_http(listener, async {
+            tokio::signal::ctrl_c().await.unwrap_or(())
+        })
+        .await?;
     Ok(())
 }

@@ -17,26 +17,31 @@ static SERVER: OnceLock<ToolServer> = OnceLock::new();
 
 /// A tool that repeats `word`, as a configuration file might describe it.
 fn repeat(word: String) -> RuntimeTool {
-    RuntimeTool::new(word.clone(), format!("Returns `{word}` `times` times, 1 to 10. Defaults to 1."))
-        .input_schema(json!({
-            "type": "object",
-            "properties": { "times": { "type": "integer", "minimum": 1, "maximum": 10 } }
-        }))
-        .read_only(true)
-        .handler(move |mut args: Arguments| {
-            let word = word.clone();
-            async move {
-                let times = args.optional_bounded_i64("times", 1, 10).unwrap_or(1);
-                args.finish()?;
-                Ok::<_, ToolError>(vec![word; usize::try_from(times).unwrap_or(1)].join(" "))
-            }
-        })
+    RuntimeTool::new(
+        word.clone(),
+        format!("Returns `{word}` `times` times, 1 to 10. Defaults to 1."),
+    )
+    .input_schema(json!({
+        "type": "object",
+        "properties": { "times": { "type": "integer", "minimum": 1, "maximum": 10 } }
+    }))
+    .read_only(true)
+    .handler(move |mut args: Arguments| {
+        let word = word.clone();
+        async move {
+            let times = args.optional_bounded_i64("times", 1, 10).unwrap_or(1);
+            args.finish()?;
+            Ok::<_, ToolError>(vec![word; usize::try_from(times).unwrap_or(1)].join(" "))
+        }
+    })
 }
 
 /// Removes the tool named `word`; the client is told that the list changed.
 #[mcp_tool(destructive)]
 fn forget(word: String) -> Result<String, ToolError> {
-    let server = SERVER.get().ok_or_else(|| ToolError::new("the server is not serving yet"))?;
+    let server = SERVER
+        .get()
+        .ok_or_else(|| ToolError::new("the server is not serving yet"))?;
     if server.remove_tool(&word) {
         Ok(format!("`{word}` forgotten"))
     } else {
