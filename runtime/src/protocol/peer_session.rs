@@ -156,6 +156,20 @@ impl PeerSession {
         }
     }
 
+    /// Writes a notification straight to the session's outbox when the transport is
+    /// ours; `None` when it goes through rmcp's peer instead.
+    async fn to_outbox<P: serde::Serialize>(
+        &self,
+        method: &'static str,
+        params: &P,
+    ) -> Option<Result<(), String>> {
+        let outbox = self.outbox.as_ref()?;
+        Some(match wire::encode_notification(method, params) {
+            Ok(line) => outbox.send(line).await,
+            Err(error) => Err(error.to_string()),
+        })
+    }
+
     fn progress_token(&self) -> Option<ProgressToken> {
         self.meta.get_progress_token()
     }
@@ -205,9 +219,8 @@ impl Session for PeerSession {
                 .progress_token()
                 .ok_or("the request has no progress token")?;
             let param = bridge::progress(token, done, total, message);
-            if let Some(outbox) = &self.outbox {
-                let line = wire::encode_notification("notifications/progress", &param);
-                return outbox.send(line.map_err(|e| e.to_string())?).await;
+            if let Some(sent) = self.to_outbox("notifications/progress", &param).await {
+                return sent;
             }
             self.peer
                 .notify_progress(param)
@@ -224,9 +237,8 @@ impl Session for PeerSession {
     ) -> Pending<'_, Result<(), String>> {
         let param = bridge::log_message(level, logger, message);
         Box::pin(async move {
-            if let Some(outbox) = &self.outbox {
-                let line = wire::encode_notification("notifications/message", &param);
-                return outbox.send(line.map_err(|e| e.to_string())?).await;
+            if let Some(sent) = self.to_outbox("notifications/message", &param).await {
+                return sent;
             }
             #[allow(deprecated)] // SEP-2577; still what clients of earlier protocols read.
             let sent = self.peer.notify_logging_message(param).await;

@@ -139,26 +139,19 @@ fn agreement(
             continue;
         };
         let id = |style: &str| format!("http/{mode}/{connections}/{style}/calls_per_second");
-        let load = match (medians.get(&id("ours")), medians.get(&id("rmcp-nodelay"))) {
-            (Some(ours), Some(rmcp)) => {
-                let ratio = ours.ratio(rmcp);
-                format!("{:.2} ({:.2}–{:.2})", ratio.median, ratio.low, ratio.high)
-            }
-            _ => "—".to_owned(),
-        };
-        let agree = match medians
-            .get(&id("ours"))
+        let measured = (medians.get(&id("ours")))
             .zip(medians.get(&id("rmcp-nodelay")))
-        {
-            Some((ours, rmcp)) => {
-                let ratio = ours.ratio(rmcp);
+            .map(|(ours, rmcp)| ours.ratio(rmcp));
+        let (load, agree) = match measured {
+            Some(ratio) => (
+                format!("{:.2} ({:.2}–{:.2})", ratio.median, ratio.low, ratio.high),
                 if oha.high < ratio.low || oha.low > ratio.high {
                     "no: the spreads do not meet"
                 } else {
                     "yes: the spreads meet"
-                }
-            }
-            None => "—",
+                },
+            ),
+            None => ("—".to_owned(), "—"),
         };
         let _ = writeln!(
             out,
