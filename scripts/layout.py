@@ -12,6 +12,12 @@
 - No folder of `runtime/src` or `macros/src` has an import circle among its children
   (modules that import each other, directly or in a ring), read from `crate::` and
   `super::` paths and `use crate::{...}` groups, test code left out.
+- Every public type, trait, function, macro and type alias of `runtime/public-api.txt`,
+  and every method of `Server`, is named in the pages a user reads to find things: the
+  README, the guide (`runtime/src/guide/*.md`) or the page of a public module (its `//!`
+  comment, or the `///` comment of a module declared inline in `lib.rs`). An item no page
+  names is one nobody will find; it gets a sentence where it belongs, or goes. A type's
+  methods, fields and variants are reached through the type's own page.
 
 usage: scripts/layout.py [--list] [--root DIR]   (exit 1 naming each breach; --list prints
 the top level of runtime/src; --root checks another checkout)
@@ -163,6 +169,47 @@ def strongly_connected(graph):
     return out
 
 
+PAGE_KINDS = ("enum", "struct", "trait", "fn", "macro", "type")
+# The files whose `//!` comment is the page of a public module (`mcp_tool::model`, ...).
+MODULE_PAGES = ("model/mod.rs", "testing/mod.rs", "outcome/logging.rs",
+                "outcome/masking/mod.rs", "outcome/otlp.rs")
+
+
+def pages():
+    """The text of the pages a user reads to find an item (see the module comment)."""
+    texts = [open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()]
+    guide = os.path.join(RUNTIME, "guide")
+    texts += [open(os.path.join(guide, name), encoding="utf-8").read()
+              for name in sorted(os.listdir(guide)) if name.endswith(".md")]
+    with open(os.path.join(RUNTIME, "lib.rs"), encoding="utf-8") as f:
+        lib = f.read()
+    # lib.rs's page, and the pages of the modules it declares inline.
+    texts += [line for line in lib.splitlines() if line.lstrip().startswith(("//!", "///"))]
+    for page in MODULE_PAGES:
+        with open(os.path.join(RUNTIME, page), encoding="utf-8") as f:
+            texts += [line for line in f if line.lstrip().startswith("//!")]
+    return "\n".join(texts)
+
+
+def unmentioned(api_path):
+    """The items of the public API list that no page names."""
+    text = pages()
+    words = set(re.findall(r"\w+", text))
+    missing = []
+    with open(api_path, encoding="utf-8") as f:
+        for line in f:
+            kind, _, path = line.strip().partition(" ")
+            parts = path.split("::")
+            if kind not in PAGE_KINDS or parts[0] == "guide":
+                continue
+            owner = parts[-2] if len(parts) >= 2 else ""
+            if kind == "fn" and owner[:1].isupper() and owner != "Server":
+                continue
+            if parts[-1] not in words:
+                missing.append(f"{kind} {path}")
+    return missing
+
+
 def rmcp_in_code(text):
     code = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//"))
     return "rmcp::" in code
@@ -198,6 +245,8 @@ def main():
         for folder, ring in circles(base):
             rel = os.path.relpath(base, ROOT)
             problems.append(f"{rel}: an import circle in {folder}, among {', '.join(ring)}")
+    for item in unmentioned(os.path.join(ROOT, "runtime", "public-api.txt")):
+        problems.append(f"{item}: public, and no page names it (README, guide, a module's page)")
     if "--list" in sys.argv:
         for entry in top:
             print(entry + ("/" if os.path.isdir(os.path.join(RUNTIME, entry)) else ""))

@@ -123,7 +123,8 @@ fn tasks(c: &mut Criterion) {
     #[cfg(feature = "redis")]
     match redis::Redis::start() {
         Ok(redis) => {
-            let shared = server().task_store_redis(&redis.url);
+            let store = mcp_tool::tasks::RedisStore::new(&redis.url).expect("a Redis URL");
+            let shared = server().task_store(store);
             bench(c, &rt, "redis", shared);
         }
         Err(why) => eprintln!("tasks: no Redis row: {why}"),

@@ -68,6 +68,21 @@
 //! - [`logging`]: the server's log channel on stderr, masked, set up by default.
 //! - [`testing::TestClient`]: a real client over an in-memory session, for a tool's tests.
 //! - [`link!`]: keeping the tools of a dependency crate that nothing else references.
+//! - [`tasks`]: where a server keeps its tasks, and the [`TaskStore`](tasks::TaskStore)
+//!   trait for a store of your own.
+//! - [`middleware`]: the `tower` layers every request passes.
+//!
+//! The traits behind the attribute are public so that their errors read well and a type
+//! of your own can join in: [`ToolParam`] (a parameter's type; the constraints of
+//! `#[arg(...)]` check a [`LengthArg`], [`PatternArg`] or [`RangeArg`]), [`ToolOutput`]
+//! and [`IntoContent`] (what a tool returns), [`IntoFailure`] (how an error fails the
+//! call), [`IntoPrompt`] and [`IntoResource`], and [`ProgressAmount`] (a number
+//! [`Context::progress`] takes). A [`RuntimeTool`]'s body is a [`RuntimeHandler`];
+//! [`registered`] lists the [`ToolEntry`] each attribute registers, as
+//! [`registered_prompts`] and [`registered_resources`] list each [`PromptEntry`] and
+//! [`ResourceEntry`]. Behind your own HTTP stack, [`ToolServer::http_service`] gives an
+//! [`HttpService`] answering with an [`HttpBody`]; a [`TokenVerifier`] of your own refuses a
+//! token with a [`TokenRefused`].
 //!
 //! The [`guide`] has a page for each feature, its examples compiled and run as doctests;
 //! the [repository's README](https://github.com/mcp-tool/mcp-tool#readme) has Getting
@@ -107,10 +122,34 @@ pub use crate::outcome::{logging, masking};
 /// The request pipeline: the `tower` layers every request passes on its way to its
 /// handler ([`Server::layer`]), the request and the answer as a layer sees them, a layer
 /// made of an async closure ([`from_fn`](middleware::from_fn)), and the built-in layers.
+///
+/// A layer wraps [`Inner`](middleware::Inner), the rest of the stack, and may fail a
+/// request with a [`BoxError`](middleware::BoxError), answered as a JSON-RPC error.
+/// [`from_fn`](middleware::from_fn) makes a [`FromFnLayer`](middleware::FromFnLayer),
+/// whose service is a [`FromFn`](middleware::FromFn); each built-in layer's service is a
+/// [`Limited`](middleware::Limited).
 pub mod middleware {
     pub use crate::server::pipeline::{
         Audit, BoxError, FromFn, FromFnLayer, Inner, Limited, Next, RateLimit, RateLimitKey,
         Request, Response, ResponseLimit, Transport, from_fn,
+    };
+}
+
+/// Where a server keeps its tasks (the tasks extension): the [`TaskStore`](tasks::TaskStore)
+/// trait a store implements, the [`Record`](tasks::Record) it keeps, and the stores that
+/// come with the crate, [`MemoryStore`](tasks::MemoryStore) (a server's store unless it is
+/// given another) and `RedisStore` (feature `redis`), which replicas
+/// share. [`Server::task_store`] chooses one.
+///
+/// A record holds its task's [`Status`](tasks::Status) and its [`Owner`](tasks::Owner); a
+/// store answers a look-up with a [`Lookup`](tasks::Lookup), and each of its methods
+/// returns a [`StoreFuture`](tasks::StoreFuture) that fails with a
+/// [`StoreError`](tasks::StoreError).
+pub mod tasks {
+    #[cfg(feature = "redis")]
+    pub use crate::server::tasks::RedisStore;
+    pub use crate::server::tasks::{
+        Lookup, MemoryStore, Owner, Record, Status, StoreError, StoreFuture, TaskStore,
     };
 }
 

@@ -17,7 +17,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
 
+use common::table_store::TableStore;
 use common::tasks::{TASKS, call, meta, request, task_id, until};
+use mcp_tool::tasks::MemoryStore;
 
 /// Works for `millis`, reporting progress, then says how long it worked.
 #[mcp_tool(task = "optional")]
@@ -90,8 +92,26 @@ async fn crash() -> String {
     panic!("cannot connect with password=hunter2-secret")
 }
 
-fn server() -> Server {
-    Server::from_registry("tasks", "1").only([
+/// Where the server under test keeps its tasks: every test body below runs once on each.
+#[derive(Debug, Clone, Copy)]
+enum Store {
+    /// The server's own, in memory.
+    Memory,
+    /// One written against the public trait alone, as a user would (`common::table_store`).
+    Table,
+}
+
+impl Store {
+    fn keep(self, server: Server) -> Server {
+        match self {
+            Self::Memory => server.task_store(MemoryStore::default()),
+            Self::Table => server.task_store(TableStore::default()),
+        }
+    }
+}
+
+fn server(store: Store) -> Server {
+    store.keep(Server::from_registry("tasks", "1").only([
         "index",
         "report",
         "wait_forever",
@@ -99,12 +119,48 @@ fn server() -> Server {
         "crash",
         "yearly",
         "impatient",
-    ])
+    ]))
 }
 
-#[tokio::test]
-async fn a_task_answers_at_once_and_its_progress_and_result_are_read_with_tasks_get() {
-    let (mut client, _session) = common::RawClient::connect(server().build().unwrap());
+/// Runs each test body on each store, as `memory::NAME` and `table::NAME`.
+macro_rules! on_each_store {
+    ($($test:ident),* $(,)?) => {
+        mod memory {
+            $(#[tokio::test]
+            async fn $test() {
+                super::$test(super::Store::Memory).await
+            })*
+        }
+        mod table {
+            $(#[tokio::test]
+            async fn $test() {
+                super::$test(super::Store::Table).await
+            })*
+        }
+    };
+}
+
+on_each_store!(
+    a_task_answers_at_once_and_its_progress_and_result_are_read_with_tasks_get,
+    without_the_extension_an_optional_tool_answers_within_its_request,
+    a_required_task_tool_called_plainly_is_refused_naming_the_extension,
+    an_unknown_task_id_is_invalid_params_that_say_where_ids_come_from,
+    an_update_for_a_task_that_asked_nothing_says_it_is_not_waiting,
+    a_question_waits_for_tasks_update_and_the_answer_completes_the_task,
+    cancelling_a_task_cancels_its_body_and_a_second_cancel_acks_alike,
+    a_cancel_of_a_completed_task_acks_and_the_result_stays,
+    a_task_past_its_ttl_gets_an_error_that_says_it_expired,
+    a_panic_fails_the_task_with_a_protocol_error_whose_message_is_masked,
+    over_the_task_limit_a_call_is_refused_with_what_to_do,
+    a_run_time_tool_runs_as_a_task_when_it_says_so,
+    a_tool_that_begins_its_task_in_its_body_asks_in_rounds_first,
+    a_result_too_large_to_keep_fails_the_task_with_both_sizes,
+    a_question_the_body_stopped_waiting_for_is_withdrawn,
+    a_task_still_running_at_the_end_of_its_ttl_is_cancelled,
+);
+
+async fn a_task_answers_at_once_and_its_progress_and_result_are_read_with_tasks_get(store: Store) {
+    let (mut client, _session) = common::RawClient::connect(server(store).build().unwrap());
     let created = call(&mut client, 1, "index", json!({ "millis": 300 })).await;
     let result = &created["result"];
     assert_eq!(result["resultType"], "task", "{created}");
@@ -132,9 +188,8 @@ async fn a_task_answers_at_once_and_its_progress_and_result_are_read_with_tasks_
     );
 }
 
-#[tokio::test]
-async fn without_the_extension_an_optional_tool_answers_within_its_request() {
-    let (mut client, _session) = common::RawClient::connect(server().build().unwrap());
+async fn without_the_extension_an_optional_tool_answers_within_its_request(store: Store) {
+    let (mut client, _session) = common::RawClient::connect(server(store).build().unwrap());
     let line = json!({
         "jsonrpc": "2.0", "id": 1, "method": "tools/call",
         "params": { "name": "index", "arguments": { "millis": 1 }, "_meta": meta(false) }
@@ -148,9 +203,8 @@ async fn without_the_extension_an_optional_tool_answers_within_its_request() {
     assert!(reply["result"].get("taskId").is_none(), "{reply}");
 }
 
-#[tokio::test]
-async fn a_required_task_tool_called_plainly_is_refused_naming_the_extension() {
-    let (mut client, _session) = common::RawClient::connect(server().build().unwrap());
+async fn a_required_task_tool_called_plainly_is_refused_naming_the_extension(store: Store) {
+    let (mut client, _session) = common::RawClient::connect(server(store).build().unwrap());
     let line = json!({
         "jsonrpc": "2.0", "id": 1, "method": "tools/call",
         "params": { "name": "report", "arguments": {}, "_meta": meta(false) }
@@ -172,9 +226,8 @@ async fn a_required_task_tool_called_plainly_is_refused_naming_the_extension() {
     );
 }
 
-#[tokio::test]
-async fn an_unknown_task_id_is_invalid_params_that_say_where_ids_come_from() {
-    let (mut client, _session) = common::RawClient::connect(server().build().unwrap());
+async fn an_unknown_task_id_is_invalid_params_that_say_where_ids_come_from(store: Store) {
+    let (mut client, _session) = common::RawClient::connect(server(store).build().unwrap());
     for (id, method) in [(1, "tasks/get"), (2, "tasks/cancel")] {
         let reply = request(&mut client, id, method, json!({ "taskId": "no-such-task" })).await;
         assert_eq!(reply["error"]["code"], -32602, "{reply}");
@@ -186,9 +239,8 @@ async fn an_unknown_task_id_is_invalid_params_that_say_where_ids_come_from() {
     }
 }
 
-#[tokio::test]
-async fn an_update_for_a_task_that_asked_nothing_says_it_is_not_waiting() {
-    let (mut client, _session) = common::RawClient::connect(server().build().unwrap());
+async fn an_update_for_a_task_that_asked_nothing_says_it_is_not_waiting(store: Store) {
+    let (mut client, _session) = common::RawClient::connect(server(store).build().unwrap());
     let id = task_id(&call(&mut client, 1, "index", json!({ "millis": 2000 })).await);
     let answers =
         json!({ "taskId": id, "inputResponses": { "elicitation-1": { "action": "accept" } } });
@@ -204,9 +256,8 @@ async fn an_update_for_a_task_that_asked_nothing_says_it_is_not_waiting() {
     );
 }
 
-#[tokio::test]
-async fn a_question_waits_for_tasks_update_and_the_answer_completes_the_task() {
-    let (mut client, _session) = common::RawClient::connect(server().build().unwrap());
+async fn a_question_waits_for_tasks_update_and_the_answer_completes_the_task(store: Store) {
+    let (mut client, _session) = common::RawClient::connect(server(store).build().unwrap());
     let id = task_id(&call(&mut client, 1, "delete", json!({ "file": "a.txt" })).await);
     let waiting = until(&mut client, &id, "input_required").await;
     let request_sent = &waiting["result"]["inputRequests"]["elicitation-1"];
@@ -227,9 +278,8 @@ async fn a_question_waits_for_tasks_update_and_the_answer_completes_the_task() {
     );
 }
 
-#[tokio::test]
-async fn cancelling_a_task_cancels_its_body_and_a_second_cancel_acks_alike() {
-    let (mut client, _session) = common::RawClient::connect(server().build().unwrap());
+async fn cancelling_a_task_cancels_its_body_and_a_second_cancel_acks_alike(store: Store) {
+    let (mut client, _session) = common::RawClient::connect(server(store).build().unwrap());
     SAW_CANCEL.store(false, Ordering::SeqCst);
     let id = task_id(&call(&mut client, 1, "wait_forever", json!({})).await);
     let ack = request(&mut client, 2, "tasks/cancel", json!({ "taskId": id })).await;
@@ -254,9 +304,8 @@ async fn cancelling_a_task_cancels_its_body_and_a_second_cancel_acks_alike() {
     );
 }
 
-#[tokio::test]
-async fn a_cancel_of_a_completed_task_acks_and_the_result_stays() {
-    let (mut client, _session) = common::RawClient::connect(server().build().unwrap());
+async fn a_cancel_of_a_completed_task_acks_and_the_result_stays(store: Store) {
+    let (mut client, _session) = common::RawClient::connect(server(store).build().unwrap());
     let id = task_id(&call(&mut client, 1, "index", json!({ "millis": 1 })).await);
     until(&mut client, &id, "completed").await;
     let ack = request(&mut client, 2, "tasks/cancel", json!({ "taskId": id })).await;
@@ -269,10 +318,11 @@ async fn a_cancel_of_a_completed_task_acks_and_the_result_stays() {
     );
 }
 
-#[tokio::test]
-async fn a_task_past_its_ttl_gets_an_error_that_says_it_expired() {
-    let server = server()
-        .task_ttl(Duration::from_millis(200))
+async fn a_task_past_its_ttl_gets_an_error_that_says_it_expired(store: Store) {
+    // Expired from 300 ms after it was created, and told apart from an unknown id for at
+    // least as long again: looked at some 400 ms after.
+    let server = server(store)
+        .task_ttl(Duration::from_millis(300))
         .build()
         .unwrap();
     let (mut client, _session) = common::RawClient::connect(server);
@@ -284,15 +334,14 @@ async fn a_task_past_its_ttl_gets_an_error_that_says_it_expired() {
     assert_eq!(
         got["error"]["message"],
         format!(
-            "the task `{id}` has expired: a task is kept for 200 milliseconds after it is created; \
+            "the task `{id}` has expired: a task is kept for 300 milliseconds after it is created; \
              call the tool again for a new one"
         )
     );
 }
 
-#[tokio::test]
-async fn a_panic_fails_the_task_with_a_protocol_error_whose_message_is_masked() {
-    let (mut client, _session) = common::RawClient::connect(server().build().unwrap());
+async fn a_panic_fails_the_task_with_a_protocol_error_whose_message_is_masked(store: Store) {
+    let (mut client, _session) = common::RawClient::connect(server(store).build().unwrap());
     let id = task_id(&call(&mut client, 1, "crash", json!({})).await);
     let failed = until(&mut client, &id, "failed").await;
     let result = &failed["result"];
@@ -307,9 +356,8 @@ async fn a_panic_fails_the_task_with_a_protocol_error_whose_message_is_masked() 
     assert!(result.get("result").is_none(), "{failed}");
 }
 
-#[tokio::test]
-async fn over_the_task_limit_a_call_is_refused_with_what_to_do() {
-    let server = server().max_tasks(1).build().unwrap();
+async fn over_the_task_limit_a_call_is_refused_with_what_to_do(store: Store) {
+    let server = server(store).max_tasks(1).build().unwrap();
     let (mut client, _session) = common::RawClient::connect(server);
     let first = task_id(&call(&mut client, 1, "wait_forever", json!({})).await);
     let second = call(&mut client, 2, "wait_forever", json!({})).await;
@@ -325,17 +373,18 @@ async fn over_the_task_limit_a_call_is_refused_with_what_to_do() {
     assert_eq!(third["result"]["resultType"], "task", "{third}");
 }
 
-#[tokio::test]
-async fn a_run_time_tool_runs_as_a_task_when_it_says_so() {
+async fn a_run_time_tool_runs_as_a_task_when_it_says_so(store: Store) {
     let tool = RuntimeTool::new("export", "Exports the data.")
         .task(TaskSupport::Required)
         .handler(|args: Arguments| async move {
             args.finish()?;
             Ok::<_, ToolError>("exported")
         });
-    let server = Server::from_registry("tasks", "1")
-        .only(["index"])
-        .tool(tool);
+    let server = store.keep(
+        Server::from_registry("tasks", "1")
+            .only(["index"])
+            .tool(tool),
+    );
     let (mut client, _session) = common::RawClient::connect(server.build().unwrap());
     let id = task_id(&call(&mut client, 1, "export", json!({})).await);
     let done = until(&mut client, &id, "completed").await;
@@ -345,9 +394,8 @@ async fn a_run_time_tool_runs_as_a_task_when_it_says_so() {
     );
 }
 
-#[tokio::test]
-async fn a_tool_that_begins_its_task_in_its_body_asks_in_rounds_first() {
-    let (mut client, _session) = common::RawClient::connect(server().build().unwrap());
+async fn a_tool_that_begins_its_task_in_its_body_asks_in_rounds_first(store: Store) {
+    let (mut client, _session) = common::RawClient::connect(server(store).build().unwrap());
     let first = call(&mut client, 1, "yearly", json!({})).await;
     let result = &first["result"];
     assert_eq!(result["resultType"], "input_required", "{first}");
@@ -372,9 +420,8 @@ async fn a_tool_that_begins_its_task_in_its_body_asks_in_rounds_first() {
     );
 }
 
-#[tokio::test]
-async fn a_result_too_large_to_keep_fails_the_task_with_both_sizes() {
-    let server = server().task_result_limit(64).build().unwrap();
+async fn a_result_too_large_to_keep_fails_the_task_with_both_sizes(store: Store) {
+    let server = server(store).task_result_limit(64).build().unwrap();
     let (mut client, _session) = common::RawClient::connect(server);
     let id = task_id(&call(&mut client, 1, "index", json!({ "millis": 1 })).await);
     let failed = until(&mut client, &id, "failed").await;
@@ -386,9 +433,8 @@ async fn a_result_too_large_to_keep_fails_the_task_with_both_sizes() {
     assert!(failed["result"].get("result").is_none(), "{failed}");
 }
 
-#[tokio::test]
-async fn a_question_the_body_stopped_waiting_for_is_withdrawn() {
-    let (mut client, _session) = common::RawClient::connect(server().build().unwrap());
+async fn a_question_the_body_stopped_waiting_for_is_withdrawn(store: Store) {
+    let (mut client, _session) = common::RawClient::connect(server(store).build().unwrap());
     let id = task_id(&call(&mut client, 1, "impatient", json!({})).await);
     until(&mut client, &id, "input_required").await;
     tokio::time::sleep(Duration::from_millis(200)).await;
@@ -402,10 +448,9 @@ async fn a_question_the_body_stopped_waiting_for_is_withdrawn() {
     );
 }
 
-#[tokio::test]
-async fn a_task_still_running_at_the_end_of_its_ttl_is_cancelled() {
+async fn a_task_still_running_at_the_end_of_its_ttl_is_cancelled(store: Store) {
     SAW_CANCEL.store(false, Ordering::SeqCst);
-    let server = server()
+    let server = server(store)
         .task_ttl(Duration::from_millis(200))
         .build()
         .unwrap();
@@ -440,5 +485,49 @@ fn a_task_tool_added_to_a_server_without_tasks_is_refused_saying_how() {
         error.to_string(),
         "the task store cannot be used: the tool `export` runs as a task, and this server was \
          built without tasks: call Server::serve_tasks() before build()"
+    );
+}
+
+#[tokio::test]
+async fn the_store_a_server_is_given_is_the_one_it_keeps_its_tasks_in() {
+    let table = TableStore::default();
+    let server = Server::from_registry("tasks", "1")
+        .only(["index"])
+        .task_store(table.clone());
+    let (mut client, _session) = common::RawClient::connect(server.build().unwrap());
+    let before = table.statements.load(Ordering::Relaxed);
+    let id = task_id(&call(&mut client, 1, "index", json!({ "millis": 1 })).await);
+    until(&mut client, &id, "completed").await;
+    let used = table.statements.load(Ordering::Relaxed) - before;
+    assert!(
+        used >= 3,
+        "a create, a get and a put at least went to the store: {used}"
+    );
+}
+
+#[test]
+fn choosing_a_store_does_not_switch_tasks_on() {
+    let server = Server::from_tools("tasks", "1", [])
+        .tool(
+            RuntimeTool::new("plain", "Says hi.").handler(|args: Arguments| async move {
+                args.finish()?;
+                Ok::<_, ToolError>("hi")
+            }),
+        )
+        .task_store(TableStore::default())
+        .build()
+        .unwrap();
+    let tool = RuntimeTool::new("export", "Exports the data.")
+        .task(TaskSupport::Optional)
+        .handler(|args: Arguments| async move {
+            args.finish()?;
+            Ok::<_, ToolError>("exported")
+        });
+    let error = server.add_tool(tool).unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("call Server::serve_tasks() before build()"),
+        "{error}"
     );
 }

@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use mcp_tool::model::Elicitation;
+use mcp_tool::tasks::RedisStore;
 use mcp_tool::{Context, Server, ToolError, mcp_tool};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -112,7 +113,8 @@ impl Drop for Redis {
 fn replica(redis: &Redis) -> Server {
     Server::from_registry("replica", "1")
         .only(["delete", "crawl", "index"])
-        .task_store_redis(&redis.url)
+        .serve_tasks()
+        .task_store(RedisStore::new(&redis.url).unwrap())
         .task_lease(Duration::from_millis(600))
         .task_poll_interval(Duration::from_millis(50))
 }
@@ -235,7 +237,19 @@ async fn an_expired_task_is_told_apart_from_an_unknown_one_in_redis() {
 }
 
 #[test]
-fn a_url_that_is_not_redis_fails_the_build_saying_so() {
+fn a_url_that_is_not_redis_is_refused_saying_so_without_repeating_it() {
+    let error = RedisStore::new("http://user:hunter2-secret@example.com").unwrap_err();
+    let error = error.to_string();
+    assert!(
+        error.starts_with("`redis::Client` refused the URL"),
+        "{error}"
+    );
+    assert!(!error.contains("hunter2"), "{error}");
+}
+
+#[test]
+#[allow(deprecated)]
+fn the_deprecated_shortcut_fails_the_build_on_such_a_url() {
     let error = Server::from_registry("replica", "1")
         .only(["index"])
         .task_store_redis("http://example.com")

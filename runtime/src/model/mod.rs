@@ -6,6 +6,24 @@
 //! from rmcp's types happens inside the runtime, in one place; for the rare program
 //! that needs rmcp's own types, `mcp_tool::rmcp` (the feature `rmcp`) is the escape hatch.
 //!
+//! The types, by what they describe:
+//!
+//! - **What a tool returns**: [`Content`] ([`Text`], [`Media`] for an image or audio, a
+//!   [`Resource`] embedded, a [`ResourceLink`]), each with [`Annotations`] for a
+//!   [`Role`]; the whole [`ToolResult`] as a test reads it.
+//! - **What a server lists**: [`ToolInfo`] with its [`ToolAnnotations`], [`Icon`]s and
+//!   [`TaskSupport`]; [`PromptInfo`] and its [`PromptArgument`]s; [`ResourceInfo`] and
+//!   [`ResourceTemplateInfo`].
+//! - **What a prompt or a resource answers**: [`PromptResult`] of [`PromptMessage`]s,
+//!   [`ResourceContents`], and a [`Completion`] of an argument.
+//! - **Who asks**: the caller's [`Auth`], the client's [`ClientInfo`], a request's
+//!   [`RequestId`], and the [`Root`]s the client shares.
+//! - **What a tool asks the client**: an [`ElicitationRequest`] answered by an
+//!   [`Elicitation`]; a [`SamplingRequest`] of [`SamplingMessage`]s with its
+//!   [`ModelPreferences`], answered by a [`SamplingResponse`].
+//! - **What a server tells the client**: a [`Notification`] ([`Progress`], a
+//!   [`LogMessage`] at a [`LogLevel`]).
+//!
 //! A tool that returns content instead of structured output builds it from these:
 //!
 //! ```standalone_crate

@@ -7,7 +7,8 @@
 //! [`Server::run_stdio`](crate::Server::run_stdio) set this channel up themselves when
 //! the program has installed no `tracing` subscriber of its own, so a server logs its
 //! start and every failed call with no code at all. Call [`init`] to set it up earlier,
-//! or install any subscriber (its writer wrapped by [`masked`]) to choose otherwise.
+//! or install any subscriber (its writer wrapped by [`masked`], which holds each record as a
+//! [`MaskedRecord`] until it is whole) to choose otherwise.
 //! The feature `logging` (on by default) brings this set-up and `tracing-subscriber`
 //! with it; a program with its own subscriber may turn it off
 //! (`default-features = false, features = ["http"]`), and keeps [`masked`] and

@@ -17,6 +17,11 @@
 //! assert_eq!(sum, 5);
 //! # }
 //! ```
+//!
+//! [`TestClient::builder`] gives a [`TestClientBuilder`] for a client that declares
+//! capabilities (sampling, elicitation, roots) and answers the server's questions; a
+//! call that does not give what the test asked for is a [`TestError`]; and
+//! [`structured_as`] decodes a [`ToolResult`]'s structured output as a type of the test.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

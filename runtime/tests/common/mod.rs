@@ -11,6 +11,7 @@ pub mod http;
 #[cfg(feature = "auth")]
 pub mod issuer;
 pub mod log;
+pub mod table_store;
 pub mod tasks;
 
 use std::time::Duration;

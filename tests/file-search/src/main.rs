@@ -291,7 +291,10 @@ fn task_store(server: mcp_tool::Server, options: &Options) -> anyhow::Result<mcp
         return Ok(server);
     };
     #[cfg(feature = "redis")]
-    return Ok(server.task_store_redis(url));
+    return Ok(server.serve_tasks().task_store(
+        mcp_tool::tasks::RedisStore::new(url)
+            .map_err(|error| anyhow::anyhow!("--redis: {error}"))?,
+    ));
     #[cfg(not(feature = "redis"))]
     anyhow::bail!(
         "--redis {url}: this build keeps tasks in memory only; build the server with its \

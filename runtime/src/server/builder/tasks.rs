@@ -1,11 +1,13 @@
 //! The builder's options for tasks (the tasks extension): how long a task is kept, how
-//! many run at once, how often a client is told to poll.
+//! many run at once, how often a client is told to poll, where tasks are kept.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::server::builder::Server;
 #[cfg(feature = "redis")]
 use crate::server::tasks::RedisStore;
+use crate::server::tasks::TaskStore;
 
 impl Server {
     /// Serves tasks (the tasks extension, `io.modelcontextprotocol/tasks`) even when no
@@ -75,29 +77,49 @@ impl Server {
         self
     }
 
-    /// Keeps tasks in Redis at `url` (`redis://host:port/db`, with `user:password@` when
-    /// the server asks for them; TLS is not offered yet), shared
-    /// by every replica given the same URL: a task started through one replica is
-    /// polled, answered and cancelled through any other, and a replica that dies
-    /// mid-task leaves its tasks failed once their lease lapses
-    /// ([`task_lease`](Self::task_lease)). The keys begin with `mcp-tool:task:`. The
-    /// server connects when it first needs to; [`build`](Self::build) fails when `url`
-    /// is not a Redis URL.
+    /// Keeps tasks in `store` instead of this process's memory: a
+    /// `RedisStore` (feature `redis`) that every replica of
+    /// the server shares, or a [`TaskStore`] of your own. Choosing a store does not
+    /// switch tasks on: a tool that allows them does, or
+    /// [`serve_tasks`](Self::serve_tasks).
     ///
     /// ```
+    /// let server = mcp_tool::Server::from_registry("reports", "1.0.0")
+    ///     .task_store(mcp_tool::tasks::MemoryStore::default());
+    /// # drop(server);
+    /// ```
+    pub fn task_store(mut self, store: impl TaskStore) -> Self {
+        self.settings.tasks.store = Some(Arc::new(store));
+        self.settings.tasks.refused = None;
+        self
+    }
+
+    /// Keeps tasks in Redis at `url` and serves tasks: what
+    /// `.serve_tasks().task_store(RedisStore::new(url)?)` does, except that a URL Redis
+    /// refuses fails [`build`](Self::build) instead.
+    ///
+    /// ```
+    /// # #![allow(deprecated)]
     /// let server = mcp_tool::Server::from_registry("reports", "1.0.0")
     ///     .task_store_redis("redis://127.0.0.1:6379");
     /// # drop(server);
     /// ```
     #[cfg(feature = "redis")]
     #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
+    #[deprecated(
+        since = "0.1.1",
+        note = "choosing a store no longer switches tasks on: use \
+                `.serve_tasks().task_store(mcp_tool::tasks::RedisStore::new(url)?)`"
+    )]
     pub fn task_store_redis(mut self, url: &str) -> Self {
         self.settings.tasks.enabled = true;
-        match RedisStore::new(url, "mcp-tool:task:") {
-            Ok(store) => self.settings.tasks.store = Some(std::sync::Arc::new(store)),
-            Err(why) => self.settings.tasks.refused = Some(why),
+        match RedisStore::new(url) {
+            Ok(store) => self.task_store(store),
+            Err(why) => {
+                self.settings.tasks.refused = Some(why.to_string());
+                self
+            }
         }
-        self
     }
 
     /// How long a running task's lease lasts: the process running it renews it three

@@ -7,11 +7,14 @@
 //! a [`TaskStore`], where `tasks/get` reads it; the questions the body asks wait in its
 //! [`Inbox`] until `tasks/update` answers them; `tasks/cancel` cancels the body.
 //!
-//! This folder keeps the records, their store and the running tasks, in this crate's
-//! terms (a result and the questions are kept as the JSON the protocol wrote);
-//! `protocol/tasks` runs a task and speaks the wire.
+//! This folder keeps the records ([`Record`], public so that a user's [`TaskStore`] can
+//! keep them), their stores ([`MemoryStore`], [`RedisStore`] with the feature `redis`)
+//! and the tasks this process runs; `protocol/tasks` runs a task and speaks the wire. A
+//! record keeps a result and the questions as the JSON the protocol wrote, private to
+//! the crate: a store keeps the record whole.
 
 mod inbox;
+mod record;
 #[cfg(feature = "redis")]
 mod redis;
 mod store;
@@ -20,168 +23,14 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::Map;
 use tokio_util::sync::CancellationToken;
 
 pub(crate) use inbox::Inbox;
+pub use record::{Owner, Record, Status};
 #[cfg(feature = "redis")]
-pub(crate) use redis::RedisStore;
-pub(crate) use store::{Lookup, MemoryStore, TaskStore};
-
-/// How a task stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum Status {
-    Working,
-    InputRequired,
-    Completed,
-    Failed,
-    Cancelled,
-}
-
-impl Status {
-    /// Whether the task has ended: its record no longer changes.
-    pub(crate) fn is_terminal(self) -> bool {
-        matches!(self, Self::Completed | Self::Failed | Self::Cancelled)
-    }
-
-    /// The status as the wire writes it.
-    pub(crate) fn as_str(self) -> &'static str {
-        match self {
-            Self::Working => "working",
-            Self::InputRequired => "input_required",
-            Self::Completed => "completed",
-            Self::Failed => "failed",
-            Self::Cancelled => "cancelled",
-        }
-    }
-}
-
-/// Whom a task belongs to: a digest of the caller that created it (a token's subject and
-/// client) or, without authorization, of the HTTP session it was created in. Only the
-/// digest is kept, so a store shared by replicas holds no session id.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(transparent)]
-pub(crate) struct Owner(String);
-
-impl Owner {
-    /// The caller a verified token speaks for: its subject, and its client when it names
-    /// one. `None` for a token without a subject, whose caller cannot be told apart.
-    pub(crate) fn caller(auth: &crate::model::Auth) -> Option<Self> {
-        if auth.subject().is_empty() {
-            return None;
-        }
-        Some(Self::digest(&[
-            "caller",
-            auth.subject(),
-            auth.client_id().unwrap_or(""),
-        ]))
-    }
-
-    /// The HTTP session `id`.
-    #[cfg(feature = "http")]
-    pub(crate) fn session(id: &str) -> Self {
-        Self::digest(&["session", id])
-    }
-
-    fn digest(parts: &[&str]) -> Self {
-        use sha2::{Digest, Sha256};
-        let mut hash = Sha256::new();
-        for part in parts {
-            // Each part's length first: no two lists of parts hash alike.
-            hash.update((part.len() as u64).to_be_bytes());
-            hash.update(part.as_bytes());
-        }
-        Self(
-            hash.finalize()
-                .iter()
-                .map(|byte| format!("{byte:02x}"))
-                .collect(),
-        )
-    }
-}
-
-impl std::fmt::Display for Owner {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-/// One task, as the store keeps it.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub(crate) struct Record {
-    pub(crate) id: String,
-    /// The tool it runs.
-    pub(crate) tool: String,
-    /// Whom it belongs to; `None` for a task created where no caller can be told (stdio's
-    /// one client, stateless HTTP without authorization), which any caller of the server
-    /// that knows its id may reach.
-    #[serde(default)]
-    pub(crate) owner: Option<Owner>,
-    pub(crate) status: Status,
-    /// The tool's last progress message.
-    pub(crate) message: Option<String>,
-    /// Milliseconds since the Unix epoch.
-    pub(crate) created_ms: i64,
-    pub(crate) updated_ms: i64,
-    /// How long the task is kept after it is created.
-    pub(crate) ttl_ms: u64,
-    /// The questions waiting for an answer, by key, as the wire writes them.
-    pub(crate) input_requests: Map<String, Value>,
-    /// A completed task's result, as the wire writes it.
-    pub(crate) result: Option<Value>,
-    /// A failed task's error, `{code, message}`.
-    pub(crate) error: Option<Value>,
-    /// Until when the process running the task vouches for it (milliseconds since the
-    /// Unix epoch): it renews this while the task runs, and a task whose lease lapsed
-    /// before it ended is failed.
-    pub(crate) lease_until_ms: i64,
-}
-
-impl Record {
-    /// A new working task; `None` when no unguessable id can be made.
-    pub(crate) fn new(
-        tool: &str,
-        owner: Option<Owner>,
-        ttl: Duration,
-        lease: Duration,
-    ) -> Option<Self> {
-        let now = now_ms();
-        Some(Self {
-            id: new_id()?,
-            tool: tool.to_owned(),
-            owner,
-            status: Status::Working,
-            message: None,
-            created_ms: now,
-            updated_ms: now,
-            ttl_ms: u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX),
-            input_requests: Map::new(),
-            result: None,
-            error: None,
-            lease_until_ms: now.saturating_add(millis(lease)),
-        })
-    }
-
-    /// Whether the process running the task stopped vouching for it at `now`: the task
-    /// has not ended, and its lease lapsed.
-    pub(crate) fn abandoned(&self, now: i64) -> bool {
-        !self.status.is_terminal() && self.lease_until_ms < now
-    }
-
-    /// Whether `caller` may see and act on the task: its owner, or anyone for a task
-    /// that has none.
-    pub(crate) fn belongs_to(&self, caller: Option<&Owner>) -> bool {
-        self.owner.is_none() || self.owner.as_ref() == caller
-    }
-
-    /// Whether the task outlived its time to live at `now`.
-    pub(crate) fn expired(&self, now: i64) -> bool {
-        let ttl = i64::try_from(self.ttl_ms).unwrap_or(i64::MAX);
-        now.saturating_sub(self.created_ms) > ttl
-    }
-}
+pub use redis::RedisStore;
+pub use store::{Lookup, MemoryStore, StoreError, StoreFuture, TaskStore};
 
 /// `duration` in milliseconds, as a time difference.
 pub(crate) fn millis(duration: Duration) -> i64 {
@@ -198,14 +47,6 @@ pub(crate) fn iso8601(ms: i64) -> String {
     chrono::DateTime::from_timestamp_millis(ms)
         .unwrap_or_default()
         .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
-}
-
-/// A task id no client can guess: 128 random bits, in hex; `None` when the system gives
-/// no random bytes (an id that could be guessed is never made).
-fn new_id() -> Option<String> {
-    let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes).ok()?;
-    Some(bytes.iter().map(|byte| format!("{byte:02x}")).collect())
 }
 
 /// What a server's builder sets for tasks.
@@ -268,7 +109,7 @@ pub(crate) enum NotStarted {
     /// As many tasks run as the server allows.
     Busy(usize),
     /// The store refused the record.
-    Store(String),
+    Store(StoreError),
 }
 
 impl std::fmt::Display for NotStarted {
@@ -296,7 +137,7 @@ impl Tasks {
 
     /// The record of the task `id`; a task whose process stopped before it ended (its
     /// lease lapsed) is failed first, saying so.
-    pub(crate) async fn lookup(&self, id: &str) -> Result<Lookup, String> {
+    pub(crate) async fn lookup(&self, id: &str) -> Result<Lookup, StoreError> {
         let found = self.store.get(id).await?;
         let Lookup::Found(mut record) = found else {
             return Ok(found);
@@ -339,7 +180,7 @@ impl Tasks {
     ) -> Result<Record, NotStarted> {
         let Some(record) = Record::new(tool, owner, self.settings.ttl, self.settings.lease) else {
             return Err(NotStarted::Store(
-                "the system gave no random bytes for a task id".to_owned(),
+                "the system gave no random bytes for a task id".into(),
             ));
         };
         {

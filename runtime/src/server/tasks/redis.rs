@@ -16,9 +16,8 @@ use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use serde_json::{Map, Value};
 use tokio::sync::OnceCell;
 
-use crate::call::session::Pending;
 use crate::server::tasks::Record;
-use crate::server::tasks::store::{Lookup, TaskStore};
+use crate::server::tasks::store::{Lookup, StoreError, StoreFuture, TaskStore};
 
 /// Replaces the record `KEYS[1]` with `ARGV[1]`, keeping its expiry, unless the record
 /// is gone or has ended. Answers 1 when it wrote.
@@ -37,8 +36,27 @@ return 1
 /// How long a connection or a command may take before the store gives up.
 const TIMEOUT: Duration = Duration::from_secs(3);
 
-/// Tasks kept in Redis.
-pub(crate) struct RedisStore {
+/// Tasks kept in Redis, shared by every replica given the same URL (feature `redis`).
+///
+/// A task started through one replica is polled, answered and cancelled through any
+/// other, and a replica that dies mid-task leaves its tasks failed once their lease
+/// lapses ([`Server::task_lease`](crate::Server::task_lease)). Each task is three keys
+/// under a prefix, `mcp-tool:task:` unless [`with_prefix`](Self::with_prefix) says
+/// otherwise; the record expires with the task's time to live. The store connects when
+/// it is first used, and gives up on a command after 3 seconds.
+///
+/// ```
+/// use mcp_tool::tasks::RedisStore;
+///
+/// # fn main() -> Result<(), mcp_tool::tasks::StoreError> {
+/// let server = mcp_tool::Server::from_registry("reports", "1.0.0")
+///     .task_store(RedisStore::new("redis://127.0.0.1:6379")?.with_prefix("reports:task:"));
+/// # drop(server);
+/// # Ok(())
+/// # }
+/// ```
+#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
+pub struct RedisStore {
     client: redis::Client,
     connection: OnceCell<ConnectionManager>,
     prefix: String,
@@ -55,17 +73,26 @@ impl std::fmt::Debug for RedisStore {
 }
 
 impl RedisStore {
-    /// A store on the Redis server at `url` (`redis://host:port/db`), connected on first
-    /// use; an error when `url` is not a Redis URL.
-    pub(crate) fn new(url: &str, prefix: &str) -> Result<Self, String> {
+    /// A store on the Redis server at `url` (`redis://host:port/db`, with
+    /// `user:password@` when the server asks for them; TLS is not offered yet),
+    /// connected on first use; an error, which does not repeat the URL, when `url` is not
+    /// a Redis URL.
+    pub fn new(url: &str) -> Result<Self, StoreError> {
         let client = redis::Client::open(url)
             .map_err(|error| format!("`redis::Client` refused the URL: {error}"))?;
         Ok(Self {
             client,
             connection: OnceCell::new(),
-            prefix: prefix.to_owned(),
+            prefix: "mcp-tool:task:".to_owned(),
             put: redis::Script::new(PUT),
         })
+    }
+
+    /// Keeps the tasks' keys under `prefix` instead of `mcp-tool:task:`: servers that
+    /// share a Redis database but not their tasks each take a prefix of their own.
+    pub fn with_prefix(mut self, prefix: impl Into<String>) -> Self {
+        self.prefix = prefix.into();
+        self
     }
 
     async fn connection(&self) -> Result<ConnectionManager, String> {
@@ -203,28 +230,24 @@ impl RedisStore {
 }
 
 impl TaskStore for RedisStore {
-    fn create(&self, record: Record) -> Pending<'_, Result<(), String>> {
-        Box::pin(self.create_record(record))
+    fn create(&self, record: Record) -> StoreFuture<'_, ()> {
+        Box::pin(async move { Ok(self.create_record(record).await?) })
     }
 
-    fn get<'a>(&'a self, id: &'a str) -> Pending<'a, Result<Lookup, String>> {
-        Box::pin(self.get_record(id))
+    fn get<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Lookup> {
+        Box::pin(async move { Ok(self.get_record(id).await?) })
     }
 
-    fn put(&self, record: Record) -> Pending<'_, Result<bool, String>> {
-        Box::pin(self.put_record(record))
+    fn put(&self, record: Record) -> StoreFuture<'_, bool> {
+        Box::pin(async move { Ok(self.put_record(record).await?) })
     }
 
-    fn answer<'a>(
-        &'a self,
-        id: &'a str,
-        answers: Map<String, Value>,
-    ) -> Pending<'a, Result<(), String>> {
-        Box::pin(self.keep_answers(id, answers))
+    fn answer<'a>(&'a self, id: &'a str, answers: Map<String, Value>) -> StoreFuture<'a, ()> {
+        Box::pin(async move { Ok(self.keep_answers(id, answers).await?) })
     }
 
-    fn take_answers<'a>(&'a self, id: &'a str) -> Pending<'a, Result<Map<String, Value>, String>> {
-        Box::pin(self.take_kept_answers(id))
+    fn take_answers<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Map<String, Value>> {
+        Box::pin(async move { Ok(self.take_kept_answers(id).await?) })
     }
 
     fn shared(&self) -> bool {
