@@ -3,6 +3,7 @@
 use clap::{Parser, Subcommand};
 
 use crate::call::CallOptions;
+use crate::dev::{DevOptions, ReloadOptions};
 use crate::install::{InstallOptions, UninstallOptions};
 use crate::list::ListOptions;
 use crate::new_crate::NewOptions;
@@ -28,4 +29,10 @@ pub(crate) enum Command {
     Call(CallOptions),
     /// Create a crate with a server of one tool and its tests.
     New(NewOptions),
+    /// Build the server and serve it under the MCP Inspector, rebuilding and swapping it
+    /// each time a source file changes.
+    Dev(DevOptions),
+    /// The reloading server that `dev` starts under the Inspector.
+    #[command(hide = true)]
+    Reload(ReloadOptions),
 }

@@ -1,12 +1,13 @@
 //! `cargo mcp-tool`: the developer's loop for MCP servers written with
 //! [mcp-tool](https://crates.io/crates/mcp-tool). `install` writes a server into an MCP
-//! client's configuration, `list` and `call` try its tools from the terminal, `new` starts
-//! a crate.
+//! client's configuration, `list` and `call` try its tools from the terminal, `dev` serves
+//! it under the MCP Inspector and rebuilds it on every change, `new` starts a crate.
 
 mod call;
 mod cli;
 mod client;
 mod config_file;
+mod dev;
 mod failure;
 mod install;
 mod json_text;
@@ -14,6 +15,7 @@ mod list;
 mod new_crate;
 mod paths;
 mod project;
+mod reload;
 mod session;
 
 use std::process::ExitCode;
@@ -34,6 +36,8 @@ fn main() -> ExitCode {
         Command::Uninstall(options) => install::uninstall(options),
         Command::List(options) => list::list(options),
         Command::New(options) => new_crate::new(options),
+        Command::Dev(options) => dev::dev(options),
+        Command::Reload(options) => dev::reload(options),
         Command::Call(options) => match call::call(options) {
             Ok(call::Outcome::Succeeded) => Ok(()),
             Ok(call::Outcome::ToolFailed) => return ExitCode::FAILURE,

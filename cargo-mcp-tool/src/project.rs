@@ -63,6 +63,21 @@ fn run_cargo(args: &[&str], manifest_path: Option<&Path>) -> Result<String, Fail
 }
 
 impl Selection {
+    /// Where cargo puts what it builds for this workspace (`target/`, or
+    /// `CARGO_TARGET_DIR`).
+    pub(crate) fn target_directory(&self) -> Result<PathBuf, Failure> {
+        let metadata = run_cargo(
+            &["metadata", "--no-deps", "--format-version", "1"],
+            self.manifest_path.as_deref(),
+        )?;
+        let metadata: Value = serde_json::from_str(&metadata)
+            .map_err(|error| failure!("cannot read cargo metadata: {error}"))?;
+        metadata["target_directory"]
+            .as_str()
+            .map(PathBuf::from)
+            .ok_or_else(|| failure!("cargo metadata names no target directory"))
+    }
+
     /// The package named with `-p`, or the one whose folder this is.
     pub(crate) fn package(&self) -> Result<Value, Failure> {
         let metadata = run_cargo(
