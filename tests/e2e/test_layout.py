@@ -1,5 +1,6 @@
 """The runtime's layout keeps to its rules: a few folders at the top, files and functions
-of a readable size, and rmcp spoken in runtime/src/protocol/ only (scripts/layout.py)."""
+of a readable size, rmcp spoken in runtime/src/protocol/ only, no import circle, and every
+public item named by a page a user reads (scripts/layout.py)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ def check(root: Path) -> subprocess.CompletedProcess[str]:
 def copy_sources(tmp_path: Path) -> Path:
     for crate in ("runtime", "macros"):
         shutil.copytree(ROOT / crate / "src", tmp_path / crate / "src")
+    shutil.copy(ROOT / "README.md", tmp_path / "README.md")
+    shutil.copy(ROOT / "runtime" / "public-api.txt", tmp_path / "runtime" / "public-api.txt")
     return tmp_path
 
 
@@ -90,3 +93,15 @@ def test_an_import_circle_inside_a_folder_is_named(tmp_path: Path) -> None:
     assert run.returncode == 1
     assert "layout: runtime/src: an import circle in protocol, among " in run.stderr
     assert "handler, request_state" in run.stderr
+
+
+def test_a_public_item_no_page_names_is_named(tmp_path: Path) -> None:
+    root = copy_sources(tmp_path)
+    api = root / "runtime" / "public-api.txt"
+    # A type no page names, and a method of a named type, which its type's page reaches.
+    api.write_text(api.read_text() + "struct Unheard\nfn Server::unheard_of\nfn ToolError::unheard\n")
+    run = check(root)
+    assert run.returncode == 1
+    assert "layout: struct Unheard: public, and no page names it" in run.stderr
+    assert "layout: fn Server::unheard_of: public, and no page names it" in run.stderr
+    assert "ToolError::unheard" not in run.stderr
