@@ -74,7 +74,7 @@ fi
 
 cargo build -p mcp-tool-file-search --features redis,opentelemetry --locked
 # The runtime's examples, each driven by tests/e2e/test_examples.py.
-cargo build -p mcp-tool --examples --locked
+cargo build -p mcp-tool --examples --features redis --locked
 export EXAMPLES_DIR="$(realpath "${CARGO_TARGET_DIR:-target}")/debug/examples"
 target_dir="${CARGO_TARGET_DIR:-target}"
 bin="$target_dir/debug/file_search"

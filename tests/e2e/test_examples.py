@@ -1,13 +1,17 @@
 """The runtime's examples (runtime/examples/), each built and run, driven by the official
 Python MCP client: the Getting started server (the README's code, line for line), tools
 defined at run time, a tool that asks the user, and HTTP with authorization and a scoped
-tool. scripts/e2e.sh builds them and names their folder in EXAMPLES_DIR."""
+tool; and a task tool with Redis, two of its servers sharing one redis-server of the
+test's own, driven by raw lines of protocol 2026-07-28. scripts/e2e.sh builds them and
+names their folder in EXAMPLES_DIR."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
+import time
 from pathlib import Path
 
 import httpx2
@@ -15,6 +19,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.types import ElicitResult
+from test_scale_out_tasks import redis_url  # noqa: F401 (a fixture)
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.anyio
@@ -111,3 +116,62 @@ async def test_the_http_example_needs_the_key_and_checks_the_scope() -> None:
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+class LineClient:
+    """Raw JSON-RPC lines to a stdio server, as a client of protocol 2026-07-28 that
+    declares the tasks extension sends them (no handshake on that version)."""
+
+    META = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "examples-test", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {"extensions": {"io.modelcontextprotocol/tasks": {}}},
+    }
+
+    def __init__(self, command: list[str], env: dict[str, str]) -> None:
+        self.process = subprocess.Popen(
+            command, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+        )
+        self.next_id = 0
+
+    def request(self, method: str, params: dict) -> dict:
+        self.next_id += 1
+        message = {"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": {**params, "_meta": self.META}}
+        self.process.stdin.write(json.dumps(message) + "\n")
+        self.process.stdin.flush()
+        while True:
+            line = self.process.stdout.readline()
+            assert line, f"the server closed its output before answering {method}"
+            reply = json.loads(line)
+            if reply.get("id") == self.next_id:
+                return reply
+
+    def close(self) -> None:
+        self.process.stdin.close()
+        self.process.wait(timeout=10)
+
+
+def test_the_tasks_example_shares_a_task_between_two_servers_through_redis(redis_url: str) -> None:
+    env = {**os.environ, "REDIS_URL": redis_url}
+    first = LineClient([example("tasks_redis")], env)
+    second = LineClient([example("tasks_redis")], env)
+    try:
+        created = first.request("tools/call", {"name": "yearly_report", "arguments": {"year": 2025}})
+        result = created.get("result", {})
+        assert result.get("resultType") == "task", created
+        task = result["taskId"]
+        deadline = time.monotonic() + 20
+        seen = []
+        while True:
+            got = second.request("tasks/get", {"taskId": task})
+            status = got["result"]["status"]
+            seen.append(status)
+            if status in ("completed", "failed", "cancelled") or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        assert status == "completed", got
+        assert got["result"]["result"]["content"][0]["text"] == "the report of 2025: 12 months", got
+        assert "working" in seen, "the second server saw the task working before it ended"
+    finally:
+        first.close()
+        second.close()
