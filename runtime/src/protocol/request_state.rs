@@ -266,10 +266,14 @@ pub(crate) fn words(duration: Duration) -> String {
     if duration.subsec_millis() != 0 {
         return format!("{} milliseconds", duration.as_millis());
     }
-    match duration.as_secs() {
-        s if s >= 3600 && s.is_multiple_of(3600) => format!("{} hours", s / 3600),
-        s if s >= 60 && s.is_multiple_of(60) => format!("{} minutes", s / 60),
-        s => format!("{s} seconds"),
+    let (count, unit) = match duration.as_secs() {
+        s if s >= 3600 && s.is_multiple_of(3600) => (s / 3600, "hour"),
+        s if s >= 60 && s.is_multiple_of(60) => (s / 60, "minute"),
+        s => (s, "second"),
+    };
+    match count {
+        1 => format!("1 {unit}"),
+        _ => format!("{count} {unit}s"),
     }
 }
 

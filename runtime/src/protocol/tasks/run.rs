@@ -3,7 +3,9 @@
 //! `ctx.begin_task()`) the run answers its request as any call does, asking the client
 //! in rounds; from then on its questions wait in the task's inbox until `tasks/update`
 //! answers them, its progress messages become the task's status message, and its end
-//! (a result, an error, a cancellation) is written to the store.
+//! (a result, an error, a cancellation) is written to the store. What the store is told,
+//! and when, is `server/tasks/lifecycle.rs`; this file turns the call's questions and
+//! answer into their wire shapes for it.
 
 use std::sync::{Arc, LazyLock, Mutex, OnceLock};
 
@@ -19,9 +21,7 @@ use crate::model::{
 };
 use crate::outcome::error::INTERNAL_ERROR;
 use crate::protocol::{bridge, questions};
-use crate::server::tasks::{
-    Lookup, NotStarted, Owner, Record, Running, Status, Tasks, millis, now_ms,
-};
+use crate::server::tasks::{Ending, NotStarted, Owner, Record, Running, Tasks};
 use crate::server::tool_server::{Answer, Refusal, ToolServer};
 
 /// What the run needs of the request that started it.
@@ -134,153 +134,45 @@ pub(crate) fn spawn(
     handle
 }
 
-/// Watches the running task `id` on a tokio task of its own, so that a body that holds
-/// its thread does not stop it: ends the task once it outlives its time to live (its
-/// record is gone, and nothing could answer or cancel it any more), and, with a shared
-/// store, looks there for answers and a cancellation that came through other processes
-/// and renews the task's lease.
-async fn watch(tasks: Arc<Tasks>, id: String, running: Running) {
-    let settings = &tasks.settings;
-    let deadline = tokio::time::Instant::now() + settings.ttl;
-    let every = settings.poll_interval.min(settings.lease / 3);
-    let every = every.max(std::time::Duration::from_millis(10));
-    loop {
-        let next = match tasks.store.shared() {
-            true => (tokio::time::Instant::now() + every).min(deadline),
-            false => deadline,
-        };
-        tokio::time::sleep_until(next).await;
-        if tokio::time::Instant::now() >= deadline {
-            tracing::warn!(task = %id, "task cancelled: it outlived its time to live");
-            running.cancel.cancel();
-            return;
-        }
-        look_in_store(&tasks, &id, &running).await;
-        if running.cancel.is_cancelled() {
-            return;
-        }
-    }
+/// A question as the wire writes it in a task's `inputRequests`.
+fn input_request(question: &Question) -> Result<Value, String> {
+    let request = questions::input_request(question).map_err(|why| why.to_string())?;
+    serde_json::to_value(request).map_err(|why| why.to_string())
 }
 
-/// Takes the answers other processes kept for the running task `id`, cancels it when
-/// another process cancelled it, and renews its lease.
-async fn look_in_store(tasks: &Tasks, id: &str, running: &Running) {
-    match tasks.store.take_answers(id).await {
-        Ok(answers) if !answers.is_empty() => {
-            running.inbox.give(answers);
-        }
-        Ok(_) => {}
-        Err(error) => tracing::warn!(task = id, %error, "the task's answers were not read"),
-    }
-    // Ended elsewhere (cancelled, or failed as abandoned) or gone: the body stops.
-    match tasks.store.get(id).await {
-        Ok(Lookup::Found(record)) if !record.status.is_terminal() => {}
-        Ok(Lookup::Found(_) | Lookup::Expired | Lookup::Unknown) => {
-            running.cancel.cancel();
-            return;
-        }
-        Err(error) => tracing::warn!(task = id, %error, "the task's record was not read"),
-    }
-    sync(tasks, id, running).await;
-}
-
-/// Writes what the running task's inbox holds to its record: the questions waiting
-/// (then the task waits for input) and the progress message.
+/// Writes what the running task's inbox holds to its record.
 pub(crate) async fn sync(tasks: &Tasks, id: &str, running: &Running) {
-    let _writing = running.writing.lock().await;
-    let Ok(Lookup::Found(mut record)) = tasks.store.get(id).await else {
-        return;
-    };
-    if record.status.is_terminal() {
-        return;
-    }
-    let mut requests = Map::new();
-    for (key, question) in running.inbox.waiting() {
-        match questions::input_request(&question).map(serde_json::to_value) {
-            Ok(Ok(request)) => {
-                requests.insert(key, request);
-            }
-            Ok(Err(why)) => tracing::warn!(task = id, %why, "an input request was not written"),
-            Err(why) => tracing::warn!(task = id, %why, "an input request was not written"),
-        }
-    }
-    record.status = if requests.is_empty() {
-        Status::Working
-    } else {
-        Status::InputRequired
-    };
-    record.input_requests = requests;
-    record.message = running.inbox.message();
-    record.updated_ms = now_ms();
-    record.lease_until_ms = record
-        .updated_ms
-        .saturating_add(millis(tasks.settings.lease));
-    if let Err(error) = tasks.store.put(*record).await {
-        tracing::warn!(task = id, %error, "the task's progress was not stored");
-    }
+    tasks.write_progress(id, running, input_request).await;
 }
 
-/// Writes the end of the task `id`: its result, its error, or its cancellation.
+/// Writes the end of the task `id`, its call's answer as the wire writes it.
 async fn end(tasks: &Tasks, id: &str, outcome: Result<Answer, Refusal>) {
-    let Ok(Lookup::Found(mut record)) = tasks.store.get(id).await else {
-        tracing::warn!(task = id, "the task ended after its record was dropped");
-        return;
-    };
-    if record.status.is_terminal() {
-        // Cancelled (through any process) or failed before its body ended: that stays.
-        let status = record.status.as_str();
-        tracing::info!(task = id, tool = record.tool, status, "task ended");
-        return;
-    }
-    record.input_requests = Map::new();
-    match outcome {
+    let ending = match outcome {
         Ok(answer) => match serde_json::to_value(bridge::call_result(answer)) {
-            Ok(result) => match serde_json::to_vec(&result).map_or(0, |bytes| bytes.len()) {
-                size if size > tasks.settings.max_result_bytes => {
-                    let limit = tasks.settings.max_result_bytes;
-                    tracing::warn!(task = id, size, limit, "a task's result is too large");
-                    let message = format!(
-                        "the task's result is {size} bytes of JSON, over the {limit} bytes a \
-                         task may keep (Server::task_result_limit): return less, or a link to \
-                         where the result is"
-                    );
-                    failed(&mut record, INTERNAL_ERROR, message);
-                }
-                _ => {
-                    record.status = Status::Completed;
-                    record.result = Some(result);
-                }
+            Ok(result) => Ending::Completed(result),
+            Err(error) => Ending::Failed {
+                code: INTERNAL_ERROR,
+                message: format!("the result was not written: {error}"),
             },
-            Err(error) => failed(
-                &mut record,
-                INTERNAL_ERROR,
-                format!("the result was not written: {error}"),
-            ),
         },
-        Err(Refusal::Cancelled) => record.status = Status::Cancelled,
+        Err(Refusal::Cancelled) => Ending::Cancelled,
         Err(Refusal::Call(error)) => {
             let error = bridge::error_data(error);
-            failed(&mut record, error.code.0, error.message.into_owned());
+            Ending::Failed {
+                code: error.code.0,
+                message: error.message.into_owned(),
+            }
         }
-        Err(Refusal::Crashed(message)) => failed(&mut record, INTERNAL_ERROR, message),
-        Err(Refusal::MissingCapability(_) | Refusal::InputRequired) => failed(
-            &mut record,
-            INTERNAL_ERROR,
-            "the task's call was refused".to_owned(),
-        ),
-    }
-    record.updated_ms = now_ms();
-    let (status, tool) = (record.status, record.tool.clone());
-    match tasks.store.put(*record).await {
-        Ok(_) => tracing::info!(task = id, tool, status = status.as_str(), "task ended"),
-        Err(error) => tracing::error!(task = id, %error, "the task's end was not stored"),
-    }
-}
-
-fn failed(record: &mut Record, code: i32, message: String) {
-    record.status = Status::Failed;
-    record.message = Some(message.clone());
-    record.error = Some(serde_json::json!({ "code": code, "message": message }));
+        Err(Refusal::Crashed(message)) => Ending::Failed {
+            code: INTERNAL_ERROR,
+            message,
+        },
+        Err(Refusal::MissingCapability(_) | Refusal::InputRequired) => Ending::Failed {
+            code: INTERNAL_ERROR,
+            message: "the task's call was refused".to_owned(),
+        },
+    };
+    tasks.end(id, ending).await;
 }
 
 /// A run, shared by its request, its session and its tokio task.
@@ -331,10 +223,10 @@ impl TaskRequest {
         {
             Ok(record) => {
                 let _ = run.task.set(record.id.clone());
-                let watcher = watch(
-                    Arc::clone(&run.tasks),
+                let watcher = Arc::clone(&run.tasks).watch(
                     record.id.clone(),
                     run.running.clone(),
+                    input_request,
                 );
                 let _ = run.watcher.set(tokio::spawn(watcher).abort_handle());
                 // What the body said before its task began is written now.

@@ -14,6 +14,7 @@
 //! the crate: a store keeps the record whole.
 
 mod inbox;
+mod lifecycle;
 mod record;
 #[cfg(feature = "redis")]
 mod redis;
@@ -27,6 +28,7 @@ use serde_json::Map;
 use tokio_util::sync::CancellationToken;
 
 pub(crate) use inbox::Inbox;
+pub(crate) use lifecycle::Ending;
 pub use record::{Owner, Record, Status};
 #[cfg(feature = "redis")]
 pub use redis::RedisStore;
