@@ -8,10 +8,11 @@
 //! [`Inbox`] until `tasks/update` answers them; `tasks/cancel` cancels the body.
 //!
 //! This folder keeps the records ([`Record`], public so that a user's [`TaskStore`] can
-//! keep them), their stores ([`MemoryStore`], [`RedisStore`] with the feature `redis`)
-//! and the tasks this process runs; `protocol/tasks` runs a task and speaks the wire. A
-//! record keeps a result and the questions as the JSON the protocol wrote, private to
-//! the crate: a store keeps the record whole.
+//! keep them), their stores ([`MemoryStore`], and `RedisStore` with the feature `redis`),
+//! the tasks this process runs and their life in the store (`lifecycle.rs`: watched,
+//! their progress and their end written); `protocol/tasks` runs a task's call and speaks
+//! the wire. A record keeps a result and the questions as the JSON the protocol wrote,
+//! private to the crate: a store keeps the record whole.
 
 mod inbox;
 mod lifecycle;
