@@ -338,7 +338,7 @@ pub mod __private {
     pub use ::serde;
     pub use ::serde_json;
 
-    pub use crate::call::args::ArgReader;
+    pub use crate::call::arguments::reader::ArgReader;
     pub use crate::call::future::{
         CallFuture, CallInput, ToolFuture, async_reply, fail, sync_reply,
     };

@@ -9,7 +9,6 @@
 //! [`Session`](session::Session) the protocol gives it.
 //! **May import:** [`outcome`](crate::outcome), [`model`](crate::model); never `rmcp`.
 
-pub(crate) mod args;
 pub(crate) mod arguments;
 pub(crate) mod client_request;
 pub(crate) mod constraint;
@@ -23,4 +22,3 @@ pub(crate) mod schema;
 pub(crate) mod serde_message;
 pub(crate) mod session;
 pub(crate) mod state;
-pub(crate) mod text_arguments;

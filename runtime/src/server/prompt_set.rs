@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::call::text_arguments;
+use crate::call::arguments::text as text_arguments;
 use crate::model::{Completion, PromptArgument, PromptInfo, PromptResult};
 use crate::outcome::error::{CallError, INVALID_PARAMS};
 use crate::outcome::failure_report::Subject;

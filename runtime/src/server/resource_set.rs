@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::call::text_arguments;
+use crate::call::arguments::text as text_arguments;
 use crate::model::{Completion, ResourceContents, ResourceInfo, ResourceTemplateInfo};
 use crate::outcome::error::{CallError, INVALID_PARAMS, ServerError};
 use crate::outcome::failure_report::Subject;

@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
-use crate::call::args::{FEW, decode_fault, invalid_fault};
+use crate::call::arguments::reader::{FEW, decode_fault, invalid_fault};
 use crate::call::param::ToolParam;
 use crate::call::schema;
 use crate::outcome::argument_errors::{ArgumentErrors, Fault};
