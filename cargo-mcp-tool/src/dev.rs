@@ -55,8 +55,13 @@ pub(crate) struct ReloadOptions {
     /// The file whose change says that a new build is there.
     #[arg(long, value_name = "PATH")]
     pub(crate) generation: PathBuf,
-    /// Arguments for the server, after `--`.
-    #[arg(last = true, value_name = "SERVER_ARGS")]
+    /// Arguments for the server: everything after the options above, as it is (the
+    /// Inspector passes no `--` on).
+    #[arg(
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        value_name = "SERVER_ARGS"
+    )]
     pub(crate) server_args: Vec<String>,
 }
 
@@ -170,7 +175,6 @@ pub(crate) fn dev(options: &DevOptions) -> Result<(), Failure> {
         .arg(&reload.binary)
         .arg("--generation")
         .arg(&reload.generation)
-        .arg("--")
         .args(&reload.args)
         .status()
         .map_err(|error| failure!("cannot start the MCP Inspector: {error}"))?;

@@ -175,3 +175,91 @@ fn a_session_sees_each_build_and_a_broken_one_changes_nothing() {
     );
     assert_eq!(called["result"]["content"][0]["text"], "STILL", "{called}");
 }
+
+/// A stdio MCP server of one tool, `forecast`, in Python, whose description is the
+/// server's own arguments: a server `reload` runs.
+const SERVER: &str = r#"#!/usr/bin/env python3
+import json, sys
+for line in sys.stdin:
+    request = json.loads(line)
+    if "id" not in request:
+        continue
+    if request["method"] == "initialize":
+        result = {"protocolVersion": request["params"]["protocolVersion"], "capabilities": {"tools": {}},
+                  "serverInfo": {"name": "weather", "version": "1"}}
+    elif request["method"] == "tools/list":
+        result = {"tools": [{"name": "forecast", "description": " ".join(sys.argv[1:]),
+                             "inputSchema": {"type": "object"}}]}
+    else:
+        result = {}
+    print(json.dumps({"jsonrpc": "2.0", "id": request["id"], "result": result}), flush=True)
+"#;
+
+fn under_ci() -> bool {
+    std::env::var("CI").is_ok_and(|value| !matches!(value.as_str(), "" | "0" | "false" | "no"))
+}
+
+/// The MCP Inspector, as `scripts/setup-inspector.sh` installs it: node and its launcher.
+fn inspector() -> Option<(String, String)> {
+    let output = Command::new(workspace().join("scripts/setup-inspector.sh"))
+        .current_dir(workspace())
+        .output()
+        .unwrap();
+    if !output.status.success() {
+        let why = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert!(!under_ci(), "the Inspector could not be installed: {why}");
+        eprintln!("SKIPPED: the Inspector could not be installed: {why}");
+        return None;
+    }
+    let printed = String::from_utf8_lossy(&output.stdout).into_owned();
+    let value = |key: &str| {
+        printed
+            .lines()
+            .find_map(|line| line.strip_prefix(key))
+            .map(str::to_owned)
+    };
+    Some((value("node=")?, value("inspector=")?))
+}
+
+/// The command `dev` gives the Inspector, `cargo-mcp-tool reload --binary ... --generation
+/// ...` and the server's own arguments with no `--` (the Inspector drops it), started and
+/// listed by the Inspector's own CLI.
+#[test]
+#[cfg(unix)]
+fn the_inspector_lists_the_tools_through_the_reloading_server() {
+    use std::os::unix::fs::PermissionsExt;
+    let Some((node, inspector)) = inspector() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let server = dir.path().join("weather.py");
+    fs::write(&server, SERVER).unwrap();
+    fs::set_permissions(&server, fs::Permissions::from_mode(0o755)).unwrap();
+    let generation = dir.path().join("weather.generation");
+    fs::write(&generation, "1").unwrap();
+    let output = Command::new(node)
+        .arg(inspector)
+        .arg("--cli")
+        .arg(env!("CARGO_BIN_EXE_cargo-mcp-tool"))
+        .arg("reload")
+        .arg("--binary")
+        .arg(&server)
+        .arg("--generation")
+        .arg(&generation)
+        .arg("--verbose")
+        .args(["--method", "tools/list", "--format", "json"])
+        .output()
+        .unwrap();
+    let printed = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{printed}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let listed: Value = serde_json::from_str(printed.trim()).unwrap();
+    assert_eq!(listed["result"]["tools"][0]["name"], "forecast", "{listed}");
+    assert_eq!(
+        listed["result"]["tools"][0]["description"], "--verbose",
+        "the server's own arguments reach it: {listed}"
+    );
+}
