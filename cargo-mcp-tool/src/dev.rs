@@ -122,6 +122,12 @@ pub(crate) fn dev(options: &DevOptions) -> Result<(), Failure> {
         count: 0,
     };
     served.take(&selection.build(options.release)?)?;
+    // What the reloading server runs: the copy, and the generation the rebuilds count up.
+    let reload = Reload {
+        binary: served.binary.clone(),
+        args: options.server_args.clone(),
+        generation: served.generation.clone(),
+    };
 
     let (changes, changed) = mpsc::channel();
     let mut watcher = notify::recommended_watcher(changes)
@@ -153,12 +159,6 @@ pub(crate) fn dev(options: &DevOptions) -> Result<(), Failure> {
                 }
             }
         })
-    };
-
-    let reload = Reload {
-        binary: folder.join(format!("{}{}", target.name, std::env::consts::EXE_SUFFIX)),
-        args: options.server_args.clone(),
-        generation: folder.join(format!("{}.generation", target.name)),
     };
     if options.stdio {
         let input = BufReader::new(std::io::stdin());

@@ -63,16 +63,20 @@ fn run_cargo(args: &[&str], manifest_path: Option<&Path>) -> Result<String, Fail
 }
 
 impl Selection {
-    /// Where cargo puts what it builds for this workspace (`target/`, or
-    /// `CARGO_TARGET_DIR`).
-    pub(crate) fn target_directory(&self) -> Result<PathBuf, Failure> {
+    /// The workspace as `cargo metadata --no-deps` describes it.
+    fn metadata(&self) -> Result<Value, Failure> {
         let metadata = run_cargo(
             &["metadata", "--no-deps", "--format-version", "1"],
             self.manifest_path.as_deref(),
         )?;
-        let metadata: Value = serde_json::from_str(&metadata)
-            .map_err(|error| failure!("cannot read cargo metadata: {error}"))?;
-        metadata["target_directory"]
+        serde_json::from_str(&metadata)
+            .map_err(|error| failure!("cannot read cargo metadata: {error}"))
+    }
+
+    /// Where cargo puts what it builds for this workspace (`target/`, or
+    /// `CARGO_TARGET_DIR`).
+    pub(crate) fn target_directory(&self) -> Result<PathBuf, Failure> {
+        self.metadata()?["target_directory"]
             .as_str()
             .map(PathBuf::from)
             .ok_or_else(|| failure!("cargo metadata names no target directory"))
@@ -80,12 +84,7 @@ impl Selection {
 
     /// The package named with `-p`, or the one whose folder this is.
     pub(crate) fn package(&self) -> Result<Value, Failure> {
-        let metadata = run_cargo(
-            &["metadata", "--no-deps", "--format-version", "1"],
-            self.manifest_path.as_deref(),
-        )?;
-        let metadata: Value = serde_json::from_str(&metadata)
-            .map_err(|error| failure!("cannot read cargo metadata: {error}"))?;
+        let metadata = self.metadata()?;
         let packages = metadata["packages"].as_array().cloned().unwrap_or_default();
         let names = || {
             packages

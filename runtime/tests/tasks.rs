@@ -467,27 +467,32 @@ async fn a_task_still_running_at_the_end_of_its_ttl_is_cancelled(store: Store) {
     panic!("the body ran on after its task expired");
 }
 
-#[test]
-fn a_task_tool_added_to_a_server_without_tasks_is_refused_saying_how() {
-    let server = Server::from_tools("tasks", "1", []).tool(
-        RuntimeTool::new("plain", "Says hi.").handler(|args: Arguments| async move {
-            args.finish()?;
-            Ok::<_, ToolError>("hi")
-        }),
-    );
-    let server = server.build().unwrap();
+/// Why `server`, built with a plain tool of its own, refuses a task tool added while it
+/// serves.
+fn task_tool_refused(server: Server) -> String {
+    let plain = RuntimeTool::new("plain", "Says hi.").handler(|args: Arguments| async move {
+        args.finish()?;
+        Ok::<_, ToolError>("hi")
+    });
+    let server = server.tool(plain).build().unwrap();
     let tool = RuntimeTool::new("export", "Exports the data.")
         .task(TaskSupport::Optional)
         .handler(|args: Arguments| async move {
             args.finish()?;
             Ok::<_, ToolError>("exported")
         });
-    let error = server.add_tool(tool).unwrap_err();
-    assert_eq!(
-        error.to_string(),
-        "the task store cannot be used: the tool `export` runs as a task, and this server was \
-         built without tasks: call Server::serve_tasks() before build()"
-    );
+    server.add_tool(tool).unwrap_err().to_string()
+}
+
+/// What a server built without tasks says to a task tool added while it serves.
+const WITHOUT_TASKS: &str = "the task store cannot be used: the tool `export` runs as a task, \
+                             and this server was built without tasks: call \
+                             Server::serve_tasks() before build()";
+
+#[test]
+fn a_task_tool_added_to_a_server_without_tasks_is_refused_saying_how() {
+    let refused = task_tool_refused(Server::from_tools("tasks", "1", []));
+    assert_eq!(refused, WITHOUT_TASKS);
 }
 
 #[tokio::test]
@@ -509,27 +514,6 @@ async fn the_store_a_server_is_given_is_the_one_it_keeps_its_tasks_in() {
 
 #[test]
 fn choosing_a_store_does_not_switch_tasks_on() {
-    let server = Server::from_tools("tasks", "1", [])
-        .tool(
-            RuntimeTool::new("plain", "Says hi.").handler(|args: Arguments| async move {
-                args.finish()?;
-                Ok::<_, ToolError>("hi")
-            }),
-        )
-        .task_store(TableStore::default())
-        .build()
-        .unwrap();
-    let tool = RuntimeTool::new("export", "Exports the data.")
-        .task(TaskSupport::Optional)
-        .handler(|args: Arguments| async move {
-            args.finish()?;
-            Ok::<_, ToolError>("exported")
-        });
-    let error = server.add_tool(tool).unwrap_err();
-    assert!(
-        error
-            .to_string()
-            .contains("call Server::serve_tasks() before build()"),
-        "{error}"
-    );
+    let server = Server::from_tools("tasks", "1", []).task_store(TableStore::default());
+    assert_eq!(task_tool_refused(server), WITHOUT_TASKS);
 }
