@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The clean build of the Getting started crate (runtime/examples/getting_started.rs as a
 # crate of its own, depending on this workspace's mcp-tool by path), dependencies
-# included, for each choice of mcp-tool's features: the defaults, none, and each optional
-# part alone. Each build starts from an empty target folder and runs `cargo build` (debug,
-# one job per core, offline, the versions of the workspace's Cargo.lock); the script
-# writes benches/results/build-features.json (seconds, crates compiled, size of the
-# target folder) and prints the README's table.
+# included, for each choice of mcp-tool's features: the defaults, the defaults and `auth`
+# (the defaults of 0.1), none, and each optional part alone. Each build starts from an
+# empty target folder and runs `cargo build` (debug, one job per core, offline, the
+# versions of the workspace's Cargo.lock); the script writes
+# benches/results/build-features.json (seconds, crates compiled, size of the target
+# folder) and prints the README's table.
 #
 # usage: benches/build-features.sh [--out FILE]   (needs the dependencies downloaded:
 # run `cargo fetch` once; nothing else may run meanwhile, as for every timing)
@@ -24,6 +25,7 @@ cp Cargo.lock "$work/hello-mcp/Cargo.lock"
 # name|features named (besides the defaults)|default features
 configs=(
     "defaults||true"
+    "defaults+auth|auth|true"
     "none||false"
     "logging|logging|false"
     "http|http|false"
@@ -70,8 +72,8 @@ for config in "${configs[@]}"; do
     bytes=$(du -sb "$target" | cut -f1)
     $first || printf ',\n' >>"$out.tmp"
     first=false
-    printf '  {"name": "%s", "features": "%s", "seconds": %s, "crates": %s, "target_bytes": %s}' \
-        "$name" "$features" "$seconds" "$crates" "$bytes" >>"$out.tmp"
+    printf '  {"name": "%s", "features": "%s", "defaults": %s, "seconds": %s, "crates": %s, "target_bytes": %s}' \
+        "$name" "$features" "$defaults" "$seconds" "$crates" "$bytes" >>"$out.tmp"
     rm -rf "$target"
 done
 printf '\n]\n' >>"$out.tmp"

@@ -18,7 +18,9 @@ def table(rows: list[dict]) -> str:
     ]
     for row in rows:
         if row["name"] == "defaults":
-            features = "the defaults (`http`, `auth`, `logging`)"
+            features = "the defaults (`http`, `logging`)"
+        elif row["defaults"]:
+            features = f"the defaults and `{row['features']}`"
         elif row["features"]:
             features = f"`{row['features']}` alone"
         else:

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The tests of tasks kept in Redis (the runtime's feature `redis`): lints the runtime with
-# the feature, then runs runtime/tests/tasks_redis.rs, whose tests start a redis-server of
+# the feature (and `auth`, for the test of tasks under a JwtVerifier), then runs
+# runtime/tests/tasks_redis.rs, whose tests start a redis-server of
 # their own on a free port of 127.0.0.1 and stop it. scripts/setup-redis.sh installs
 # redis-server first when it is missing; when it cannot, the tests fail under CI and skip,
 # saying why, elsewhere.
@@ -12,5 +13,5 @@ if redis="$(scripts/setup-redis.sh)"; then
 else
     echo "redis-tests: redis-server is missing and could not be installed" >&2
 fi
-cargo clippy -p mcp-tool --features redis --all-targets --locked -- -D warnings
-cargo nextest run -p mcp-tool --features redis --test tasks_redis --locked --no-fail-fast
+cargo clippy -p mcp-tool --features redis,auth --all-targets --locked -- -D warnings
+cargo nextest run -p mcp-tool --features redis,auth --test tasks_redis --locked --no-fail-fast

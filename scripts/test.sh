@@ -56,13 +56,18 @@ fi
 
 step check "cargo fmt --check" cargo fmt --all -- --check
 
-step check "cargo clippy" cargo clippy --workspace --all-targets --locked -- -D warnings
+# The feature `auth` is not a default: every step that builds the runtime's tests or
+# doctests names it, so that the verifiers, their tests and their doctests are built and
+# run (a `-p mcp-tool` step does not get it from another crate of the workspace).
+auth=(--features mcp-tool/auth)
+
+step check "cargo clippy" cargo clippy --workspace --all-targets "${auth[@]}" --locked -- -D warnings
 
 step check "cargo doc, every public item documented" \
-    env RUSTDOCFLAGS="-D warnings -D missing_docs" cargo doc --workspace --no-deps --locked --quiet
+    env RUSTDOCFLAGS="-D warnings -D missing_docs" cargo doc --workspace --no-deps "${auth[@]}" --locked --quiet
 
 # The bounded fuzz run is a step of its own, below.
-step nextest "tests" cargo nextest run --workspace --exclude mcp-tool-fuzz-stable --locked --no-fail-fast
+step nextest "tests" cargo nextest run --workspace --exclude mcp-tool-fuzz-stable "${auth[@]}" --locked --no-fail-fast
 
 step nextest "tasks shared through Redis (feature redis): two replicas and a real redis-server" \
     scripts/redis-tests.sh
@@ -70,14 +75,14 @@ step nextest "tasks shared through Redis (feature redis): two replicas and a rea
 step nextest "fuzz (stable, bounded): each fuzz target's check over its seeds and 10,000 mutated inputs" \
     cargo nextest run -p mcp-tool-fuzz-stable --locked --no-fail-fast
 
-step doctest "doc tests" cargo test --workspace --doc --locked
+step doctest "doc tests" cargo test --workspace --doc "${auth[@]}" --locked
 
 step check "public API: no rmcp type outside the escape hatch" scripts/public_api.py
 
 step doctest "doc tests of the rmcp escape hatch (feature rmcp)" \
-    cargo test -p mcp-tool --doc --features rmcp --locked
+    cargo test -p mcp-tool --doc --features rmcp,auth --locked
 step doctest "doc tests of the OpenTelemetry set-up (feature opentelemetry)" \
-    cargo test -p mcp-tool --doc --features opentelemetry --locked
+    cargo test -p mcp-tool --doc --features opentelemetry,auth --locked
 
 step check "cargo package: every crate builds from its package" scripts/package-check.sh
 

@@ -72,10 +72,12 @@ fn list_prints_tools_parameters_annotations_prompts_and_resources() {
     let output = against_example("list", &[]);
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stdout(&output);
-    assert!(
-        text.starts_with("file-search 0.1.0 (protocol 2025-11-25)"),
-        "{text}"
+    // The example shares the workspace's version with this crate.
+    let first = format!(
+        "file-search {} (protocol 2025-11-25)",
+        env!("CARGO_PKG_VERSION")
     );
+    assert!(text.starts_with(&first), "{text}");
     assert!(
         text.contains("  search  [read-only, idempotent]\n"),
         "{text}"

@@ -90,8 +90,8 @@
 //!
 //! # Versions and stability
 //!
-//! Before 1.0, a minor version (0.2.0) may break the public API and a patch version
-//! (0.1.1) never does, so `mcp-tool = "0.1"` takes every fix and no breaking change; items
+//! Before 1.0, a minor version (0.3.0) may break the public API and a patch version
+//! (0.2.1) never does, so `mcp-tool = "0.2"` takes every fix and no breaking change; items
 //! hidden from these docs and the re-export `mcp_tool::rmcp` (feature `rmcp`) are outside
 //! that promise. The minimum supported Rust version is 1.95, raised only in a minor
 //! release and said in the
