@@ -3,8 +3,8 @@
 
 The runtime serves with rmcp, but its users never name an rmcp type: a new major
 version of rmcp must not break a program written against mcp-tool. This check reads
-the crate's public API from rustdoc's JSON output (built with default features, the
-API the compatibility promise covers), walks every public item from the crate root
+the crate's public API from rustdoc's JSON output (built with every feature but `rmcp`,
+the escape hatch: the API the compatibility promise covers), walks every public item from the crate root
 (modules, re-exports, functions and their signatures, fields, variants, trait and
 inherent impls, trait items), and reports each item that mentions a type or trait
 from rmcp. The documented escape hatch is listed in ESCAPE_HATCH below; an entry there
@@ -47,6 +47,9 @@ CHILD_LISTS = ("items", "fields", "variants", "impls", "implementations")
 
 API_LIST = ROOT / "runtime" / "public-api.txt"
 
+# Every feature but `rmcp`, whose re-export the promise leaves out.
+FEATURES = "http,auth,logging,redis,opentelemetry"
+
 # rustdoc's kind of item, as the list names it.
 KINDS = {"module": "mod", "struct": "struct", "enum": "enum", "function": "fn", "trait": "trait",
          "type_alias": "type", "constant": "const", "static": "static", "macro": "macro",
@@ -60,9 +63,10 @@ def build_json():
     target = ROOT / "target" / "public-api"
     env = dict(os.environ, RUSTC_BOOTSTRAP="1", CARGO_TARGET_DIR=str(target),
                RUSTDOCFLAGS="-Z unstable-options --output-format json")
-    print("public_api: building rustdoc JSON of mcp-tool (default features) in target/public-api",
-          file=sys.stderr)
-    subprocess.run(["cargo", "doc", "-p", "mcp-tool", "--no-deps", "--locked", "--quiet"],
+    print(f"public_api: building rustdoc JSON of mcp-tool (features {FEATURES}) in "
+          "target/public-api", file=sys.stderr)
+    subprocess.run(["cargo", "doc", "-p", "mcp-tool", "--no-deps", "--features", FEATURES,
+                    "--locked", "--quiet"],
                    cwd=ROOT, env=env, check=True)
     return target / "doc" / "mcp_tool.json"
 
@@ -86,7 +90,7 @@ class Api:
             return ty["resolved_path"]["path"].split("::")[-1]
         return "?"
 
-    def name_of(self, item, parent):
+    def name_of(self, item, parent, alias=None):
         inner = item["inner"]
         if "impl" in inner:
             impl = inner["impl"]
@@ -99,7 +103,7 @@ class Api:
                     generic = "<" + self.type_name(args[0]["type"]) + ">"
                 return f"impl {trait['path'].split('::')[-1]}{generic} for {target}"
             return f"impl {target}"
-        name = item.get("name") or "?"
+        name = alias or item.get("name") or "?"
         return f"{parent}::{name}" if parent else name
 
     def rmcp_references(self, node, found):
@@ -144,9 +148,10 @@ class Api:
         self.listed = set()
         findings = []
         seen = set()
-        queue = [(self.root, "")]
+        queue = [(self.root, "", None)]
         while queue:
-            item_id, parent = queue.pop()
+            # `alias`: the name a `use ... as alias` re-exports the item under.
+            item_id, parent, alias = queue.pop()
             if item_id in seen or item_id not in self.index:
                 continue
             seen.add(item_id)
@@ -155,7 +160,7 @@ class Api:
             impl = inner.get("impl")
             if impl is not None and (impl.get("is_synthetic") or impl.get("blanket_impl")):
                 continue  # auto traits and other crates' blanket impls: not our API
-            name = self.name_of(item, parent)
+            name = self.name_of(item, parent, alias)
             found = set()
             self.rmcp_references(inner, found)
             if "use" in inner and inner["use"].get("id") is not None:
@@ -174,8 +179,10 @@ class Api:
                 continue  # a trait's items are the trait's API, listed with the trait
             if item_id == self.root:
                 child_parent = ""
+            use = inner.get("use")
+            renamed = use.get("name") if use and not use.get("is_glob") else None
             for child in self.children(inner):
-                queue.append((str(child), child_parent))
+                queue.append((str(child), child_parent, renamed))
         return findings
 
 

@@ -178,11 +178,6 @@ fn server_over(module: &str) -> Result<ToolServer, ServerError> {
 
 /// The builder of a server over the tools defined in `module`, and only those.
 fn builder_over(module: &str) -> Server {
-    Server::from_tools(
-        "bench-ours",
-        env!("CARGO_PKG_VERSION"),
-        mcp_tool::registered()
-            .into_iter()
-            .filter(|entry| entry.module_path() == module),
-    )
+    Server::from_registry("bench-ours", env!("CARGO_PKG_VERSION"))
+        .retain_tools(|entry| entry.module_path() == module)
 }

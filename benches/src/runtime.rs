@@ -59,7 +59,7 @@ struct SummarizeArguments {
 /// The style `ours-runtime`: a server with `add` and `summarize` defined at run time, and
 /// no attribute tools.
 pub fn server() -> Result<ToolServer, ServerError> {
-    Server::from_tools("bench-runtime", env!("CARGO_PKG_VERSION"), [])
+    Server::new("bench-runtime", env!("CARGO_PKG_VERSION"))
         .tool(add())
         .tool(summarize())
         .build()

@@ -78,9 +78,8 @@
 //! and [`IntoContent`] (what a tool returns), [`IntoFailure`] (how an error fails the
 //! call), [`IntoPrompt`] and [`IntoResource`], and [`ProgressAmount`] (a number
 //! [`Context::progress`] takes). A [`RuntimeTool`]'s body is a [`RuntimeHandler`];
-//! [`registered`] lists the [`ToolEntry`] each attribute registers, as
-//! [`registered_prompts`] and [`registered_resources`] list each [`PromptEntry`] and
-//! [`ResourceEntry`]. Behind your own HTTP stack, [`ToolServer::http_service`] gives an
+//! [`registered`] lists the [`ToolEntry`] each attribute registers; a built
+//! [`ToolServer`] lists its tools, prompts and resources as clients see them. Behind your own HTTP stack, [`ToolServer::http_service`] gives an
 //! [`HttpService`] answering with an [`HttpBody`]; a [`TokenVerifier`] of your own refuses a
 //! token with a [`TokenRefused`].
 //!
@@ -228,8 +227,8 @@ pub use crate::outcome::failure::IntoFailure;
 pub use crate::outcome::output::{IntoContent, Structured, ToolOutput};
 #[cfg(feature = "http")]
 pub use crate::protocol::http::{HttpBody, HttpService};
-pub use crate::registry::prompt::{IntoPrompt, PromptEntry, registered_prompts};
-pub use crate::registry::resource::{IntoResource, ResourceEntry, registered_resources};
+pub use crate::registry::prompt::IntoPrompt;
+pub use crate::registry::resource::IntoResource;
 pub use crate::registry::runtime_handler::RuntimeHandler;
 pub use crate::registry::runtime_tool::RuntimeTool;
 pub use crate::registry::tool::{ToolEntry, registered};
@@ -356,7 +355,9 @@ pub mod __private {
     };
     pub use crate::protocol::wire::decode_message;
     pub use crate::registry::completion::{Completer, suggestions};
-    pub use crate::registry::prompt::{PromptSpec, prompt_reply};
-    pub use crate::registry::resource::{Address, ResourceReply, ResourceSpec, resource_reply};
+    pub use crate::registry::prompt::{PromptEntry, PromptSpec, prompt_reply};
+    pub use crate::registry::resource::{
+        Address, ResourceEntry, ResourceReply, ResourceSpec, resource_reply,
+    };
     pub use crate::registry::tool::ToolSpec;
 }

@@ -271,7 +271,7 @@ async fn a_direct_call_has_a_context_without_a_session() {
         )
         .await
         .unwrap();
-    let seen: Caller = mcp_tool::testing::structured_as(&result).unwrap();
+    let seen: Caller = serde_json::from_value(result.structured.unwrap()).unwrap();
     assert_eq!(seen.tool, "whoami");
     assert_eq!(seen.echo, "x");
     assert_eq!(seen.request_id, None);

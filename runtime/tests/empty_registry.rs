@@ -15,12 +15,11 @@ fn an_empty_registry_is_an_error_with_a_hint() {
 }
 
 #[test]
-fn an_empty_explicit_list_is_an_error_too() {
-    let error = mcp_tool::Server::from_tools("empty", "1", [])
-        .build()
-        .unwrap_err();
+fn a_server_made_with_new_and_given_no_tool_is_an_error_too() {
+    let error = mcp_tool::Server::new("empty", "1").build().unwrap_err();
     assert_eq!(
         error.to_string(),
-        "the server has no tools: the list of tools given to the server is empty"
+        "the server has no tools: `Server::new` serves only the tools that `.tool(..)` adds, \
+         and none was added"
     );
 }

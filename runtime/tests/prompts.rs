@@ -302,11 +302,14 @@ async fn arguments_are_completed_by_their_function() {
 }
 
 #[tokio::test]
-async fn a_server_built_from_tools_alone_has_no_prompts() {
-    let tools = mcp_tool::registered()
-        .into_iter()
-        .filter(|t| t.name() == "noop");
-    let server = Server::from_tools("tools", "1.0.0", tools).build().unwrap();
+async fn a_server_made_with_new_has_no_prompts_of_the_attribute() {
+    let noop = mcp_tool::RuntimeTool::new("noop", "Does nothing.").handler(
+        |args: mcp_tool::Arguments| async move {
+            args.finish()?;
+            Ok::<_, ToolError>("")
+        },
+    );
+    let server = Server::new("tools", "1.0.0").tool(noop).build().unwrap();
     assert!(server.prompts().is_empty());
     let client = TestClient::connect(server).await.unwrap();
     let (code, _) = protocol_error(client.prompts().await.unwrap_err());

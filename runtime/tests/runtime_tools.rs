@@ -75,20 +75,14 @@ fn echo(text: String) -> String {
     text
 }
 
-fn attribute_tool(name: &str) -> &'static mcp_tool::ToolEntry {
-    mcp_tool::registered()
-        .into_iter()
-        .find(|entry| entry.name() == name)
-        .unwrap()
-}
-
 fn fixed(name: &str, text: &'static str) -> RuntimeTool {
     RuntimeTool::new(name, "Returns a fixed text.")
         .handler(move |_args: Arguments, _ctx: Context| async move { Ok::<_, ToolError>(text) })
 }
 
 async fn client() -> TestClient {
-    let server = Server::from_tools("runtime", "1", [attribute_tool("typed")])
+    let server = Server::from_registry("runtime", "1")
+        .only(["typed"])
         .tool(typed_at_run_time())
         .tool(optionals())
         .build()
@@ -197,10 +191,7 @@ async fn a_handler_that_skips_finish_still_fails_with_its_faults() {
             Ok::<_, ToolError>(format!("count {count}"))
         },
     );
-    let server = Server::from_tools("careless", "1", [])
-        .tool(careless)
-        .build()
-        .unwrap();
+    let server = Server::new("careless", "1").tool(careless).build().unwrap();
     let client = TestClient::connect(server).await.unwrap();
     assert_eq!(
         error_text(&client, "careless", json!({ "count": "x", "extra": 1 })).await,
@@ -222,10 +213,7 @@ async fn arguments_listed_in_the_input_schema_are_not_unknown() {
             args.finish()?;
             Ok::<_, ToolError>("ok")
         });
-    let server = Server::from_tools("lenient", "1", [])
-        .tool(lenient)
-        .build()
-        .unwrap();
+    let server = Server::new("lenient", "1").tool(lenient).build().unwrap();
     let client = TestClient::connect(server).await.unwrap();
     let result = client
         .call("lenient", json!({ "note": "x" }))
@@ -240,7 +228,8 @@ async fn arguments_listed_in_the_input_schema_are_not_unknown() {
 
 #[tokio::test]
 async fn tools_added_and_removed_while_a_client_is_connected() {
-    let server = Server::from_tools("changing", "1", [attribute_tool("echo")])
+    let server = Server::from_registry("changing", "1")
+        .only(["echo"])
         .build()
         .unwrap();
     let client = TestClient::connect(server.clone()).await.unwrap();
@@ -288,7 +277,8 @@ async fn tools_added_and_removed_while_a_client_is_connected() {
 
 #[tokio::test]
 async fn every_session_hears_of_a_change() {
-    let server = Server::from_tools("changing", "1", [attribute_tool("echo")])
+    let server = Server::from_registry("changing", "1")
+        .only(["echo"])
         .build()
         .unwrap();
     let first = TestClient::connect(server.clone()).await.unwrap();
@@ -320,10 +310,7 @@ async fn a_call_in_flight_on_a_removed_tool_finishes() {
             }
         },
     );
-    let server = Server::from_tools("slow", "1", [])
-        .tool(slow)
-        .build()
-        .unwrap();
+    let server = Server::new("slow", "1").tool(slow).build().unwrap();
     let client = Arc::new(TestClient::connect(server.clone()).await.unwrap());
     let caller = Arc::clone(&client);
     let call = tokio::spawn(async move { caller.call("slow", json!({})).await });
@@ -342,10 +329,13 @@ async fn a_call_in_flight_on_a_removed_tool_finishes() {
 
 #[test]
 fn a_duplicate_name_names_both_origins() {
-    let echo = attribute_tool("echo");
+    let echo = (mcp_tool::registered().into_iter())
+        .find(|entry| entry.name() == "echo")
+        .unwrap();
     let line = line!() + 1;
     let again = RuntimeTool::new("echo", "Returns its input.");
-    let error = Server::from_tools("dup", "1", [echo])
+    let error = Server::from_registry("dup", "1")
+        .only(["echo"])
         .tool(again.handler(|_a: Arguments, _c: Context| async { Ok::<_, ToolError>("") }))
         .build()
         .unwrap_err();
@@ -364,7 +354,7 @@ fn a_duplicate_name_names_both_origins() {
             .starts_with("runtime/tests/runtime_tools.rs:")
     );
 
-    let server = Server::from_tools("dup", "1", [])
+    let server = Server::new("dup", "1")
         .tool(fixed("greet", "a"))
         .build()
         .unwrap();
@@ -383,7 +373,7 @@ fn a_duplicate_name_names_both_origins() {
     );
 
     // Two run-time tools given to the builder: the first is the one the server has.
-    let error = Server::from_tools("dup", "1", [])
+    let error = Server::new("dup", "1")
         .tool(fixed("twin", "a"))
         .tool(fixed("twin", "b"))
         .build()
@@ -400,7 +390,8 @@ fn a_duplicate_name_names_both_origins() {
 
 #[tokio::test]
 async fn a_run_time_tool_given_to_the_builder_is_called_removed_and_added_again() {
-    let server = Server::from_tools("built", "1", [attribute_tool("echo")])
+    let server = Server::from_registry("built", "1")
+        .only(["echo"])
         .tool(fixed("greet", "hello"))
         .build()
         .unwrap();
@@ -450,10 +441,7 @@ fn the_builder_checks_what_the_attribute_checks_at_compile_time() {
     let handler = |_a: Arguments, _c: Context| async { Ok::<_, ToolError>("") };
     let problem = |tool: RuntimeTool| -> String {
         let location = tool.location();
-        let error = Server::from_tools("checks", "1", [])
-            .tool(tool)
-            .build()
-            .unwrap_err();
+        let error = Server::new("checks", "1").tool(tool).build().unwrap_err();
         assert!(matches!(&error, ServerError::InvalidTool { .. }), "{error}");
         let text = error.to_string();
         let (head, problem) = text.split_once(" cannot be added: ").unwrap();
@@ -527,12 +515,12 @@ fn the_builder_checks_what_the_attribute_checks_at_compile_time() {
         problem(scoped(&["files:read", "files:read"])),
         "the scope \"files:read\" is given twice: give it once"
     );
-    Server::from_tools("checks", "1", [])
+    Server::new("checks", "1")
         .tool(scoped(&["files:read", "files:write"]))
         .build()
         .expect("well-formed scopes are accepted");
     let full = format!("the tool `searchFiles` made at {}", file!());
-    let error = Server::from_tools("checks", "1", [])
+    let error = Server::new("checks", "1")
         .tool(RuntimeTool::new("searchFiles", "Finds files.").handler(handler))
         .build()
         .unwrap_err();
@@ -567,10 +555,7 @@ async fn a_tool_gets_its_schemas_annotations_and_tags_listed() {
             .with_structured(json!({ "count": 2 }));
             Ok::<_, ToolError>(result)
         });
-    let server = Server::from_tools("find", "1", [])
-        .tool(find)
-        .build()
-        .unwrap();
+    let server = Server::new("find", "1").tool(find).build().unwrap();
     let client = TestClient::connect(server).await.unwrap();
     let listed = client.tool("find").await.unwrap().unwrap();
     assert_eq!(listed.title.as_deref(), Some("Find files"));
@@ -622,7 +607,7 @@ async fn a_handler_error_and_a_panic_fail_the_call_only() {
             Ok::<_, ToolError>("")
         },
     );
-    let server = Server::from_tools("failing", "1", [])
+    let server = Server::new("failing", "1")
         .tool(fails)
         .tool(panics)
         .build()
@@ -657,7 +642,7 @@ async fn a_structured_value_reaches_the_client_as_an_attribute_tools_does() {
             let map = std::collections::BTreeMap::from([((1, 2), "secret-ish")]);
             Ok::<_, ToolError>(mcp_tool::Structured(map))
         });
-    let server = Server::from_tools("structured", "1", [])
+    let server = Server::new("structured", "1")
         .tool(counts)
         .tool(unserializable)
         .build()
@@ -679,7 +664,7 @@ async fn a_structured_value_reaches_the_client_as_an_attribute_tools_does() {
 #[tokio::test]
 async fn the_server_declares_that_its_tool_list_changes() {
     use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-    let server = Server::from_tools("declares", "1", [])
+    let server = Server::new("declares", "1")
         .tool(fixed("greet", "hi"))
         .build()
         .unwrap();

@@ -491,7 +491,7 @@ const WITHOUT_TASKS: &str = "the task store cannot be used: the tool `export` ru
 
 #[test]
 fn a_task_tool_added_to_a_server_without_tasks_is_refused_saying_how() {
-    let refused = task_tool_refused(Server::from_tools("tasks", "1", []));
+    let refused = task_tool_refused(Server::new("tasks", "1"));
     assert_eq!(refused, WITHOUT_TASKS);
 }
 
@@ -514,6 +514,6 @@ async fn the_store_a_server_is_given_is_the_one_it_keeps_its_tasks_in() {
 
 #[test]
 fn choosing_a_store_does_not_switch_tasks_on() {
-    let server = Server::from_tools("tasks", "1", []).task_store(TableStore::default());
+    let server = Server::new("tasks", "1").task_store(TableStore::default());
     assert_eq!(task_tool_refused(server), WITHOUT_TASKS);
 }

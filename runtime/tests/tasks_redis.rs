@@ -247,22 +247,6 @@ fn a_url_that_is_not_redis_is_refused_saying_so_without_repeating_it() {
     assert!(!error.contains("hunter2"), "{error}");
 }
 
-#[test]
-#[allow(deprecated)]
-fn the_deprecated_shortcut_fails_the_build_on_such_a_url() {
-    let error = Server::from_registry("replica", "1")
-        .only(["index"])
-        .task_store_redis("http://example.com")
-        .build()
-        .unwrap_err();
-    assert!(
-        error
-            .to_string()
-            .starts_with("the task store cannot be used: `redis::Client` refused the URL"),
-        "{error}"
-    );
-}
-
 /// Two subjects, each with a task, on two replicas sharing Redis over stateless HTTP
 /// with authorization: through either replica, neither can read, answer or cancel the
 /// other's task (each gets what an unknown id gets), and each still can its own.

@@ -34,8 +34,10 @@ fn note(title: String) -> core::result::Result<String, mcp_tool::ToolError> {
 }
 
 fn main() {
-    let names: Vec<&str> = mcp_tool::registered_prompts().iter().map(|p| p.name()).collect();
+    let server = mcp_tool::Server::from_registry("notes", "1.0.0").build().unwrap();
+    let names: Vec<&str> = server.prompts().iter().map(|p| p.name.as_str()).collect();
     assert_eq!(names, ["review"]);
-    let uris: Vec<&str> = mcp_tool::registered_resources().iter().map(|r| r.uri()).collect();
+    let templates = server.resource_templates().iter();
+    let uris: Vec<&str> = templates.map(|r| r.uri_template.as_str()).collect();
     assert_eq!(uris, ["notes://{title}"]);
 }

@@ -19,7 +19,7 @@ pub(crate) fn prompt(prompt: &Prompt) -> TokenStream {
     let (items, fields) = item(prompt, &names, future, convert);
     let registration = quote! {
         #p::inventory::submit! {
-            #krate::PromptEntry::__new(#p::PromptSpec { #fields })
+            #p::PromptEntry::__new(#p::PromptSpec { #fields })
         }
     };
     wrap(

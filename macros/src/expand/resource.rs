@@ -11,7 +11,6 @@ use crate::model::{Address, Resource};
 pub(crate) fn resource(resource: &Resource) -> TokenStream {
     let names = Names::new(&resource.item.function.sig.ident);
     let p = names.private();
-    let krate = &names.krate;
     let params = &resource.item.params;
     let unbound = (resource.unbound.iter()).map(|&index| {
         // Every token on the parameter, so that the error points there.
@@ -33,7 +32,7 @@ pub(crate) fn resource(resource: &Resource) -> TokenStream {
     let mime_type = option_str(resource.mime_type.as_deref());
     let registration = quote! {
         #p::inventory::submit! {
-            #krate::ResourceEntry::__new(#p::ResourceSpec {
+            #p::ResourceEntry::__new(#p::ResourceSpec {
                 address: #address,
                 mime_type: #mime_type,
                 #fields

@@ -8,7 +8,8 @@
 //! `OTEL_SERVICE_NAME` and `OTEL_RESOURCE_ATTRIBUTES`, `OTEL_BSP_SCHEDULE_DELAY`,
 //! `OTEL_METRIC_EXPORT_INTERVAL`. Each request's span is parented on the trace context
 //! the client sends in the request's `_meta` (`traceparent`, `tracestate`, `baggage`), or
-//! else in the HTTP request's `traceparent` header.
+//! else in the HTTP request's `traceparent` header. [`init`] returns a [`Telemetry`],
+//! which flushes what is left to export when it is dropped.
 //!
 //! ```standalone_crate,no_run
 //! # /// Adds two integers.

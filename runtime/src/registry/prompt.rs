@@ -7,10 +7,8 @@ use crate::model::{PromptMessage, PromptResult};
 use crate::outcome::failure::{Failure, IntoFailure};
 use crate::registry::completion::Completer;
 
-/// One prompt registered by `#[mcp_prompt]`.
-///
-/// [`registered_prompts`] lists them all, and
-/// [`Server::from_registry`](crate::Server::from_registry) serves them.
+/// One prompt registered by `#[mcp_prompt]`, which
+/// [`Server::from_registry`](crate::Server::from_registry) serves.
 pub struct PromptEntry {
     spec: PromptSpec,
 }
@@ -78,7 +76,7 @@ impl std::fmt::Debug for PromptEntry {
 inventory::collect!(PromptEntry);
 
 /// Every prompt registered in this program, by name.
-pub fn registered_prompts() -> Vec<&'static PromptEntry> {
+pub(crate) fn registered_prompts() -> Vec<&'static PromptEntry> {
     let mut entries: Vec<_> = inventory::iter::<PromptEntry>.into_iter().collect();
     entries.sort_by(|a, b| {
         (a.spec.name, a.spec.file, a.spec.line).cmp(&(b.spec.name, b.spec.file, b.spec.line))

@@ -8,10 +8,8 @@ use crate::outcome::failure::{Failure, IntoFailure};
 use crate::registry::completion::Completer;
 
 /// One resource registered by `#[mcp_resource]`: a fixed URI, or a URI template whose
-/// variables are the function's parameters.
-///
-/// [`registered_resources`] lists them all, and
-/// [`Server::from_registry`](crate::Server::from_registry) serves them.
+/// variables are the function's parameters, which
+/// [`Server::from_registry`](crate::Server::from_registry) serves.
 pub struct ResourceEntry {
     spec: ResourceSpec,
 }
@@ -101,7 +99,7 @@ impl std::fmt::Debug for ResourceEntry {
 inventory::collect!(ResourceEntry);
 
 /// Every resource registered in this program, by URI (or template).
-pub fn registered_resources() -> Vec<&'static ResourceEntry> {
+pub(crate) fn registered_resources() -> Vec<&'static ResourceEntry> {
     let mut entries: Vec<_> = inventory::iter::<ResourceEntry>.into_iter().collect();
     entries.sort_by(|a, b| {
         (a.uri(), a.spec.file, a.spec.line).cmp(&(b.uri(), b.spec.file, b.spec.line))

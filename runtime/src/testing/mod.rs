@@ -20,8 +20,7 @@
 //!
 //! [`TestClient::builder`] gives a [`TestClientBuilder`] for a client that declares
 //! capabilities (sampling, elicitation, roots) and answers the server's questions; a
-//! call that does not give what the test asked for is a [`TestError`]; and
-//! [`structured_as`] decodes a [`ToolResult`]'s structured output as a type of the test.
+//! call that does not give what the test asked for is a [`TestError`].
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -423,7 +422,7 @@ where
 
 /// The structured output of a result decoded as `T` (a `{"result": ...}` wrapper is
 /// unwrapped when `T` does not decode from the wrapper itself).
-pub fn structured_as<T: DeserializeOwned>(result: &ToolResult) -> Result<T, TestError> {
+fn structured_as<T: DeserializeOwned>(result: &ToolResult) -> Result<T, TestError> {
     let value = result
         .structured
         .as_ref()

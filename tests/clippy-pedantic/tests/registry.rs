@@ -38,16 +38,13 @@ fn every_tool_prompt_and_resource_is_registered() {
             "write_note",
         ]
     );
-    let mut prompts: Vec<&str> = mcp_tool::registered_prompts()
-        .iter()
-        .map(|p| p.name())
-        .collect();
+    let mut prompts: Vec<&str> = server.prompts().iter().map(|p| p.name.as_str()).collect();
     prompts.sort_unstable();
     assert_eq!(prompts, ["suggest-title", "summarize"]);
-    let uris: Vec<&str> = mcp_tool::registered_resources()
-        .iter()
-        .map(|r| r.uri())
-        .collect();
+    let fixed = server.resources().iter().map(|r| r.uri.as_str());
+    let templates = (server.resource_templates().iter()).map(|r| r.uri_template.as_str());
+    let mut uris: Vec<&str> = fixed.chain(templates).collect();
+    uris.sort_unstable();
     assert_eq!(
         uris,
         [

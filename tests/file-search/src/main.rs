@@ -212,7 +212,7 @@ async fn main() -> anyhow::Result<()> {
         }
     }
     if options.list_tools && options.markdown {
-        print!("{}", tools_markdown());
+        print!("{}", tools_markdown(&server.build()?));
         return Ok(());
     }
     if options.list_tools {
@@ -302,9 +302,9 @@ fn task_store(server: mcp_tool::Server, options: &Options) -> anyhow::Result<mcp
     )
 }
 
-/// The README's tables of tools, and of prompts and resources, from the registry, in the
-/// order of their definitions.
-fn tools_markdown() -> String {
+/// The README's tables: the tools from the registry, in the order of their definitions,
+/// then the prompts and resources as the server lists them.
+fn tools_markdown(server: &mcp_tool::ToolServer) -> String {
     // This file's tools first, then those of its modules, each file in line order.
     let line = |location: String| {
         let (file, line) = location.rsplit_once(':').unwrap_or((&location, ""));
@@ -324,13 +324,15 @@ fn tools_markdown() -> String {
         table.push_str(&format!("| `{}` | {description} |\n", entry.name()));
     }
     table.push_str("\n| prompt or resource | what it gives |\n|---|---|\n");
-    for entry in mcp_tool::registered_prompts() {
-        let description = cell(entry.description());
-        table.push_str(&format!("| prompt `{}` | {description} |\n", entry.name()));
+    for prompt in server.prompts() {
+        let description = cell(prompt.description.as_deref().unwrap_or_default());
+        table.push_str(&format!("| prompt `{}` | {description} |\n", prompt.name));
     }
-    for entry in mcp_tool::registered_resources() {
-        let description = cell(entry.description());
-        table.push_str(&format!("| resource `{}` | {description} |\n", entry.uri()));
+    let resources = (server.resources().iter()).map(|r| (&r.uri, &r.description));
+    let templates = (server.resource_templates().iter()).map(|t| (&t.uri_template, &t.description));
+    for (uri, description) in resources.chain(templates) {
+        let description = cell(description.as_deref().unwrap_or_default());
+        table.push_str(&format!("| resource `{uri}` | {description} |\n"));
     }
     table
 }

@@ -63,7 +63,7 @@ impl Server {
                     "no function carries `#[mcp_tool]`, or the crate that defines the tools \
                      is never referenced; add `mcp_tool::link!(that_crate);` to the binary"
                 } else {
-                    "the list of tools given to the server is empty"
+                    "`Server::new` serves only the tools that `.tool(..)` adds, and none was added"
                 },
             });
         }

@@ -80,24 +80,26 @@ impl Server {
         }
     }
 
-    /// A server over the given tools only.
+    /// A server with nothing registered in it: no tool, prompt or resource of the
+    /// attributes, only the tools that [`tool`](Self::tool) adds. For a server whose tools
+    /// are all defined at run time; [`from_registry`](Self::from_registry) with
+    /// [`only`](Self::only) or [`with_tags`](Self::with_tags) serves some of the
+    /// attribute's tools.
     ///
-    /// ```standalone_crate
-    /// # /// Returns its input unchanged.
-    /// # #[mcp_tool::mcp_tool]
-    /// # fn echo(text: String) -> String { text }
-    /// let echo = mcp_tool::registered().into_iter().filter(|tool| tool.name() == "echo");
-    /// let server = mcp_tool::Server::from_tools("echo", "1.0.0", echo).build()?;
-    /// # drop(server);
+    /// ```
+    /// use mcp_tool::{Arguments, RuntimeTool, Server, ToolError};
+    ///
+    /// let ping = RuntimeTool::new("ping", "Answers pong.").handler(|args: Arguments| async move {
+    ///     args.finish()?;
+    ///     Ok::<_, ToolError>("pong")
+    /// });
+    /// let server = Server::new("pings", "1.0.0").tool(ping).build()?;
+    /// assert_eq!(server.tools().len(), 1);
     /// # Ok::<(), mcp_tool::ServerError>(())
     /// ```
-    pub fn from_tools(
-        name: impl Into<String>,
-        version: impl Into<String>,
-        tools: impl IntoIterator<Item = &'static ToolEntry>,
-    ) -> Self {
+    pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
         Self {
-            entries: tools.into_iter().collect(),
+            entries: Vec::new(),
             prompts: Vec::new(),
             resources: Vec::new(),
             from_registry: false,
@@ -298,6 +300,35 @@ impl Server {
         self
     }
 
+    /// Keeps only the attribute tools whose [`ToolEntry`] `keep` accepts (by name, tags,
+    /// module path or location), for a choice that [`only`](Self::only) and the tag
+    /// filters do not express, such as the tools of one module when two modules define
+    /// tools of one name. Prompts and resources stay; a later `only` naming a tool left out
+    /// is an error, as for any unknown name.
+    ///
+    /// ```standalone_crate
+    /// mod english {
+    ///     /// Says hello.
+    ///     #[mcp_tool::mcp_tool]
+    ///     pub fn greet() -> &'static str { "hello" }
+    /// }
+    /// mod french {
+    ///     /// Says bonjour.
+    ///     #[mcp_tool::mcp_tool]
+    ///     pub fn greet() -> &'static str { "bonjour" }
+    /// }
+    ///
+    /// let server = mcp_tool::Server::from_registry("greeter", "1.0.0")
+    ///     .retain_tools(|tool| tool.module_path().ends_with("::french"))
+    ///     .build()?;
+    /// assert_eq!(server.tools()[0].description.as_deref(), Some("Says bonjour."));
+    /// # Ok::<(), mcp_tool::ServerError>(())
+    /// ```
+    pub fn retain_tools(mut self, mut keep: impl FnMut(&ToolEntry) -> bool) -> Self {
+        self.entries.retain(|entry| keep(entry));
+        self
+    }
+
     /// Serves only the tools that carry at least one of these tags
     /// (`#[mcp_tool(tags = [...])]`); naming a tag no tool carries is an error when the
     /// server is built. With [`only`](Self::only), a tool must pass both.
@@ -385,9 +416,6 @@ impl Server {
     pub fn build(mut self) -> Result<ToolServer, ServerError> {
         crate::outcome::panics::install_hook();
         let entries = self.selected()?;
-        if let Some(why) = self.settings.tasks.refused.take() {
-            return Err(ServerError::TaskStore(why));
-        }
         // A server serves tasks when a tool allows them, or when it was told to.
         self.settings.tasks.enabled |= (entries.iter())
             .any(|entry| entry.spec().task.allows_tasks())

@@ -5,8 +5,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::server::builder::Server;
-#[cfg(feature = "redis")]
-use crate::server::tasks::RedisStore;
 use crate::server::tasks::TaskStore;
 
 impl Server {
@@ -90,36 +88,7 @@ impl Server {
     /// ```
     pub fn task_store(mut self, store: impl TaskStore) -> Self {
         self.settings.tasks.store = Some(Arc::new(store));
-        self.settings.tasks.refused = None;
         self
-    }
-
-    /// Keeps tasks in Redis at `url` and serves tasks: what
-    /// `.serve_tasks().task_store(RedisStore::new(url)?)` does, except that a URL Redis
-    /// refuses fails [`build`](Self::build) instead.
-    ///
-    /// ```
-    /// # #![allow(deprecated)]
-    /// let server = mcp_tool::Server::from_registry("reports", "1.0.0")
-    ///     .task_store_redis("redis://127.0.0.1:6379");
-    /// # drop(server);
-    /// ```
-    #[cfg(feature = "redis")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
-    #[deprecated(
-        since = "0.1.1",
-        note = "choosing a store no longer switches tasks on: use \
-                `.serve_tasks().task_store(mcp_tool::tasks::RedisStore::new(url)?)`"
-    )]
-    pub fn task_store_redis(mut self, url: &str) -> Self {
-        self.settings.tasks.enabled = true;
-        match RedisStore::new(url) {
-            Ok(store) => self.task_store(store),
-            Err(why) => {
-                self.settings.tasks.refused = Some(why.to_string());
-                self
-            }
-        }
     }
 
     /// How long a running task's lease lasts: the process running it renews it three

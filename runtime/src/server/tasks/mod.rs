@@ -69,8 +69,6 @@ pub(crate) struct TaskSettings {
     pub(crate) max_result_bytes: usize,
     /// Where tasks are kept: in this process unless the builder gave a store.
     pub(crate) store: Option<Arc<dyn TaskStore>>,
-    /// Why the store the builder was given cannot be used.
-    pub(crate) refused: Option<String>,
 }
 
 impl Default for TaskSettings {
@@ -83,7 +81,6 @@ impl Default for TaskSettings {
             lease: Duration::from_secs(15),
             max_result_bytes: 4 * 1024 * 1024,
             store: None,
-            refused: None,
         }
     }
 }
