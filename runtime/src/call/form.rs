@@ -164,11 +164,8 @@ fn resolve(property: Value, definitions: &Map<String, Value>) -> Value {
     let Value::Object(mut object) = property else {
         return property;
     };
-    let target = object
-        .get("$ref")
-        .and_then(Value::as_str)
-        .and_then(|reference| reference.strip_prefix("#/$defs/"))
-        .and_then(|name| definitions.get(name));
+    let target =
+        (object.get("$ref")).and_then(|reference| schema::referenced(reference, definitions));
     if let Some(Value::Object(definition)) = target {
         object.remove("$ref");
         for (key, value) in definition {
@@ -318,7 +315,7 @@ fn strip_null(property: &mut Map<String, Value>) -> Result<(), String> {
         let Some(Value::Array(alternatives)) = property.get_mut(key) else {
             continue;
         };
-        alternatives.retain(|alternative| !is_null_schema(alternative));
+        alternatives.retain(|alternative| !accepts_only_null(alternative));
         if let [Value::Object(only)] = alternatives.as_slice() {
             let only = only.clone();
             property.remove(key);
@@ -333,7 +330,8 @@ fn strip_null(property: &mut Map<String, Value>) -> Result<(), String> {
     Ok(())
 }
 
-fn is_null_schema(schema: &Value) -> bool {
+/// A branch that accepts `null` alone, whether as its type or as its constant.
+fn accepts_only_null(schema: &Value) -> bool {
     schema.get("type").and_then(Value::as_str) == Some("null")
         || schema.get("const").is_some_and(Value::is_null)
 }

@@ -1,5 +1,9 @@
 //! Elicitation: a tool asks the user to fill in a form (`elicitation/create`), through
 //! [`Context::elicit`](crate::Context::elicit).
+//!
+//! [`ElicitationRequest::for_type`] is written in `call/form.rs`, beside the schema rules
+//! that flatten a type to a form and decode the answer back: the model holds the data,
+//! the call the work.
 
 use serde_json::{Map, Value};
 

@@ -9,11 +9,11 @@ use crate::protocol::bridge::{self, Extras};
 use crate::registry::prompt::PromptEntry;
 use crate::registry::resource::ResourceEntry;
 use crate::server::catalog::Catalog;
-use crate::server::tool_list::Listed;
+use crate::server::tool_list::Snapshot;
 use crate::server::tool_server::About;
 
-/// The tools listed, as `tools/list` sends them, in the order of [`Listed::infos`].
-pub(crate) fn tools(listed: &Listed) -> Arc<Vec<sdk::Tool>> {
+/// The tools listed, as `tools/list` sends them, in the order of [`Snapshot::infos`].
+pub(crate) fn tools(listed: &Snapshot) -> Arc<Vec<sdk::Tool>> {
     (listed.derived).get_or_init(|| {
         listed
             .infos()

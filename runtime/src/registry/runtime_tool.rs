@@ -309,7 +309,7 @@ impl RuntimeTool {
     }
 
     /// The tool as a server serves it, once checked; `timeout` is the server's.
-    pub(crate) fn build(self, timeout: Option<Duration>) -> Result<AddedTool, ServerError> {
+    pub(crate) fn build(self, timeout: Option<Duration>) -> Result<CheckedTool, ServerError> {
         let invalid = |problem: String| ServerError::InvalidTool {
             name: self.name.clone(),
             location: self.location(),
@@ -367,7 +367,7 @@ impl RuntimeTool {
             meta,
             scopes: self.scopes.clone(),
         };
-        Ok(AddedTool {
+        Ok(CheckedTool {
             name: intern(&self.name),
             info,
             timeout: self.timeout.or(timeout),
@@ -474,8 +474,8 @@ fn intern(name: &str) -> &'static str {
     leaked
 }
 
-/// A tool defined at run time, checked and ready to serve.
-pub(crate) struct AddedTool {
+/// A run-time tool as the server holds it: a [`RuntimeTool`] once `build` checked it.
+pub(crate) struct CheckedTool {
     pub(crate) name: &'static str,
     /// What `tools/list` sends.
     pub(crate) info: ToolInfo,
@@ -491,7 +491,7 @@ pub(crate) struct AddedTool {
     pub(crate) location: String,
 }
 
-impl AddedTool {
+impl CheckedTool {
     /// Starts a call, taking its arguments: the handler's future, with its panics caught;
     /// faults its arguments recorded and no `finish` reported fail the call as argument
     /// errors. The arguments are shared into `taken`, for the log if the call fails (the
@@ -507,9 +507,9 @@ impl AddedTool {
     }
 }
 
-impl fmt::Debug for AddedTool {
+impl fmt::Debug for CheckedTool {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("AddedTool")
+        f.debug_struct("CheckedTool")
             .field("name", &self.name)
             .field("location", &self.location)
             .finish_non_exhaustive()

@@ -1,9 +1,17 @@
-//! The one table of a server's tools: the tools it was built with (attribute tools and
-//! run-time tools given to the builder alike) and those added while it serves, found for
-//! each call, listed as a snapshot shared by every session and swapped whole when a tool
-//! is added or removed, after which every session is told
-//! (`notifications/tools/list_changed`). Until the list first changes, a call finds its
-//! tool among the built tools alone, by name, without reading the snapshot.
+//! The one table of a server's tools, found for each call and listed as a snapshot shared
+//! by every session, swapped whole when a tool is added or removed, after which every
+//! session is told (`notifications/tools/list_changed`).
+//!
+//! Two words tell its tools apart, each for one thing:
+//! - where a tool was defined: an **attribute** tool (`#[mcp_tool]`, held as an
+//!   [`AttributeTool`]) or a **run-time** tool ([`RuntimeTool`], held as a
+//!   [`CheckedTool`] once its `build` checked it); a [`Tool`] is either.
+//! - when it joined the table: an **initial** tool, which the server was built with
+//!   (attribute tools and run-time tools given to the builder alike), or an **added** one,
+//!   added while the server serves. A [`Place`] in a [`Snapshot`] says which.
+//!
+//! Until the list first changes, a call finds its tool among the initial tools alone, by
+//! name, without reading the snapshot; a [`Found`] tool is what a call holds.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
@@ -11,11 +19,11 @@ use std::time::Duration;
 
 use crate::model::ToolInfo;
 use crate::outcome::error::{CallError, ServerError};
-use crate::registry::runtime_tool::{AddedTool, RuntimeTool};
+use crate::registry::runtime_tool::{CheckedTool, RuntimeTool};
 use crate::registry::tool::ToolEntry;
 use crate::server::derived::Derived;
 use crate::server::listeners::Listener;
-use crate::server::tools::{BuiltTool, Found, Held, unknown_tool};
+use crate::server::tools::{AttributeTool, Found, RuntimeRef, unknown_tool};
 
 /// The tools a running server lists, to add tools to and remove tools from while it
 /// serves: every session connected gets `notifications/tools/list_changed`, and lists
@@ -51,13 +59,13 @@ pub struct ToolList {
 }
 
 struct Inner {
-    current: RwLock<Arc<Listed>>,
+    current: RwLock<Arc<Snapshot>>,
     /// Whether the list ever changed: until it does, a call finds its tool among the
-    /// server's built tools without reading the snapshot.
+    /// initial tools without reading the snapshot.
     changed: AtomicBool,
     /// The tools the server was built with, by position.
-    built: Vec<Fixed>,
-    /// Their names with their position in `built`, sorted by name: looked up on every
+    initial: Vec<Tool>,
+    /// Their names with their position in `initial`, sorted by name: looked up on every
     /// call, where comparing names beats hashing one.
     index: Vec<(&'static str, usize)>,
     /// The server's time limit for a call, for tools added without their own.
@@ -69,50 +77,50 @@ struct Inner {
     next_listener: AtomicU64,
 }
 
-/// A tool the server was built with: from an attribute's entry, or a run-time tool given
-/// to the builder. Both are found on the fast path, until the list first changes.
-pub(crate) enum Fixed {
-    Entry(BuiltTool),
-    Runtime(AddedTool),
+/// A tool as the table holds it: an attribute tool, or a run-time tool. The initial tools
+/// are found on the fast path, until the list first changes.
+pub(crate) enum Tool {
+    Attribute(AttributeTool),
+    Runtime(CheckedTool),
 }
 
-impl Fixed {
+impl Tool {
     fn name(&self) -> &'static str {
         match self {
-            Fixed::Entry(tool) => tool.entry.name(),
-            Fixed::Runtime(tool) => tool.name,
+            Tool::Attribute(tool) => tool.entry.name(),
+            Tool::Runtime(tool) => tool.name,
         }
     }
 
     fn info(&self) -> &ToolInfo {
         match self {
-            Fixed::Entry(tool) => &tool.info,
-            Fixed::Runtime(tool) => &tool.info,
+            Tool::Attribute(tool) => &tool.info,
+            Tool::Runtime(tool) => &tool.info,
         }
     }
 
     /// Where it was made, for an error naming two tools of one name.
     fn location(&self) -> String {
         match self {
-            Fixed::Entry(tool) => tool.entry.location(),
-            Fixed::Runtime(tool) => format!("{} (added at run time)", tool.location),
+            Tool::Attribute(tool) => tool.entry.location(),
+            Tool::Runtime(tool) => format!("{} (added at run time)", tool.location),
         }
     }
 
     #[inline]
     fn found(&self) -> Found<'_> {
         match self {
-            Fixed::Entry(tool) => Found::Built(tool),
-            Fixed::Runtime(tool) => Found::Added(Held::Fixed(tool), None),
+            Tool::Attribute(tool) => Found::Attribute(tool),
+            Tool::Runtime(tool) => Found::Runtime(RuntimeRef::Initial(tool), None),
         }
     }
 }
 
-/// Where a listed tool is: among the server's built tools, or added at run time.
+/// Where a listed tool is: among the initial tools, by position, or added while serving.
 #[derive(Clone)]
-pub(crate) enum Slot {
-    Built(usize),
-    Added(Arc<AddedTool>),
+pub(crate) enum Place {
+    Initial(usize),
+    Added(Arc<CheckedTool>),
 }
 
 /// Where `name` is in `index` (names with their positions, sorted by name): among a few
@@ -128,43 +136,43 @@ pub(crate) fn position_by_name(index: &[(&'static str, usize)], name: &str) -> O
 }
 
 /// The tools listed at one time.
-pub(crate) struct Listed {
-    /// In the order listed: the built tools, then the added ones in the order added.
-    slots: Vec<Slot>,
-    /// Names with their position in `slots`, sorted by name.
+pub(crate) struct Snapshot {
+    /// In the order listed: the initial tools, then the added ones in the order added.
+    places: Vec<Place>,
+    /// Names with their position in `places`, sorted by name.
     index: Vec<(&'static str, usize)>,
-    /// What `tools/list` lists, in the order of `slots`.
+    /// What `tools/list` lists, in the order of `places`.
     infos: Arc<[ToolInfo]>,
     /// The protocol layer's own form of `infos`, made on first use.
     pub(crate) derived: Derived,
 }
 
-impl Listed {
-    fn new(slots: Vec<Slot>, built: &[Fixed]) -> Self {
-        let name = |slot: &Slot| match slot {
-            Slot::Built(position) => built[*position].name(),
-            Slot::Added(tool) => tool.name,
+impl Snapshot {
+    fn new(places: Vec<Place>, initial: &[Tool]) -> Self {
+        let name = |place: &Place| match place {
+            Place::Initial(position) => initial[*position].name(),
+            Place::Added(tool) => tool.name,
         };
-        let mut index: Vec<(&'static str, usize)> = (slots.iter().enumerate())
-            .map(|(position, slot)| (name(slot), position))
+        let mut index: Vec<(&'static str, usize)> = (places.iter().enumerate())
+            .map(|(position, place)| (name(place), position))
             .collect();
         index.sort_unstable();
-        let infos = (slots.iter())
-            .map(|slot| match slot {
-                Slot::Built(position) => built[*position].info().clone(),
-                Slot::Added(tool) => tool.info.clone(),
+        let infos = (places.iter())
+            .map(|place| match place {
+                Place::Initial(position) => initial[*position].info().clone(),
+                Place::Added(tool) => tool.info.clone(),
             })
             .collect();
         Self {
-            slots,
+            places,
             index,
             infos,
             derived: Derived::default(),
         }
     }
 
-    fn find(&self, name: &str) -> Option<&Slot> {
-        self.slots.get(self.position(name)?)
+    fn find(&self, name: &str) -> Option<&Place> {
+        self.places.get(self.position(name)?)
     }
 
     /// The tools listed, with their schemas, as clients see them.
@@ -187,18 +195,18 @@ impl ToolList {
         added: Vec<RuntimeTool>,
         timeout: Option<Duration>,
     ) -> Result<Self, ServerError> {
-        let mut built: Vec<Fixed> = (entries.iter())
-            .map(|entry| Fixed::Entry(BuiltTool::new(entry, timeout)))
+        let mut initial: Vec<Tool> = (entries.iter())
+            .map(|entry| Tool::Attribute(AttributeTool::new(entry, timeout)))
             .collect();
         for tool in added {
-            built.push(Fixed::Runtime(tool.build(timeout)?));
+            initial.push(Tool::Runtime(tool.build(timeout)?));
         }
-        let mut index: Vec<(&'static str, usize)> = (built.iter().enumerate())
+        let mut index: Vec<(&'static str, usize)> = (initial.iter().enumerate())
             .map(|(position, tool)| (tool.name(), position))
             .collect();
         index.sort_unstable();
         if let Some(pair) = index.windows(2).find(|pair| pair[0].0 == pair[1].0) {
-            let (first, second) = (&built[pair[0].1], &built[pair[1].1]);
+            let (first, second) = (&initial[pair[0].1], &initial[pair[1].1]);
             let (first, second) = if pair[0].1 < pair[1].1 {
                 (first, second)
             } else {
@@ -208,18 +216,18 @@ impl ToolList {
                 name: first.name().to_owned(),
                 first: first.location(),
                 second: match second {
-                    Fixed::Entry(tool) => tool.entry.location(),
-                    Fixed::Runtime(tool) => tool.location.clone(),
+                    Tool::Attribute(tool) => tool.entry.location(),
+                    Tool::Runtime(tool) => tool.location.clone(),
                 },
             });
         }
-        let slots = (0..built.len()).map(Slot::Built).collect();
-        let listed = Listed::new(slots, &built);
+        let places = (0..initial.len()).map(Place::Initial).collect();
+        let listed = Snapshot::new(places, &initial);
         Ok(Self {
             inner: Arc::new(Inner {
                 current: RwLock::new(Arc::new(listed)),
                 changed: AtomicBool::new(false),
-                built,
+                initial,
                 index,
                 timeout,
                 listeners: Mutex::new(Vec::new()),
@@ -235,21 +243,21 @@ impl ToolList {
             return self.find_listed(name);
         }
         let position = position_by_name(&self.inner.index, name)?;
-        self.inner.built.get(position).map(Fixed::found)
+        self.inner.initial.get(position).map(Tool::found)
     }
 
     /// The tool named `name` once tools were added or removed.
     #[cold]
     #[inline(never)]
     fn find_listed(&self, name: &str) -> Option<Found<'_>> {
-        let slot = {
+        let place = {
             let current =
                 (self.inner.current.read()).unwrap_or_else(|poisoned| poisoned.into_inner());
             current.find(name)?.clone()
         };
-        match slot {
-            Slot::Built(position) => self.inner.built.get(position).map(Fixed::found),
-            Slot::Added(tool) => Some(Found::Added(Held::Shared(tool), None)),
+        match place {
+            Place::Initial(position) => self.inner.initial.get(position).map(Tool::found),
+            Place::Added(tool) => Some(Found::Runtime(RuntimeRef::Added(tool), None)),
         }
     }
 
@@ -269,7 +277,7 @@ impl ToolList {
     }
 
     /// The tools listed now.
-    pub(crate) fn listed(&self) -> Arc<Listed> {
+    pub(crate) fn listed(&self) -> Arc<Snapshot> {
         let current = (self.inner.current.read()).unwrap_or_else(|poisoned| poisoned.into_inner());
         Arc::clone(&current)
     }
@@ -302,22 +310,22 @@ impl ToolList {
                 return Err(ServerError::ToolNameTaken {
                     name: added.name.to_owned(),
                     first: match existing {
-                        Slot::Built(position) => self.inner.built[*position].location(),
-                        Slot::Added(tool) => format!("{} (added at run time)", tool.location),
+                        Place::Initial(position) => self.inner.initial[*position].location(),
+                        Place::Added(tool) => format!("{} (added at run time)", tool.location),
                     },
                     second: added.location.clone(),
                 });
             }
-            let mut slots = current.slots.clone();
-            slots.push(Slot::Added(Arc::new(added)));
-            *current = Arc::new(Listed::new(slots, &self.inner.built));
+            let mut places = current.places.clone();
+            places.push(Place::Added(Arc::new(added)));
+            *current = Arc::new(Snapshot::new(places, &self.inner.initial));
             self.inner.changed.store(true, Ordering::Release);
         }
         self.notify();
         Ok(())
     }
 
-    /// Removes the tool named `name`, whether built with the server or added, and tells
+    /// Removes the tool named `name`, whether the server was built with it or it was added, and tells
     /// every session; whether there was one. Calls of it in flight finish; later calls
     /// get "unknown tool".
     pub fn remove(&self, name: &str) -> bool {
@@ -329,9 +337,9 @@ impl ToolList {
                 return false;
             };
             let position = current.index[found].1;
-            let mut slots = current.slots.clone();
-            slots.remove(position);
-            *current = Arc::new(Listed::new(slots, &self.inner.built));
+            let mut places = current.places.clone();
+            places.remove(position);
+            *current = Arc::new(Snapshot::new(places, &self.inner.initial));
             self.inner.changed.store(true, Ordering::Release);
         }
         self.notify();

@@ -1,6 +1,6 @@
-//! A tool as a server holds it: one the server was built with (from an attribute's
-//! entry, its listing and schemas computed once), or one added at run time; and a tool
-//! found for a call, with what its call needs.
+//! An attribute tool as the server holds it (its listing and schemas computed once from
+//! the attribute's entry), and a tool found for a call, with what its call needs: the
+//! words of `tool_list.rs`.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -18,11 +18,12 @@ use crate::outcome::failure::Failure;
 use crate::outcome::masking;
 use crate::outcome::output::ToolReply;
 use crate::outcome::suggest;
-use crate::registry::runtime_tool::AddedTool;
+use crate::registry::runtime_tool::CheckedTool;
 use crate::registry::tool::ToolEntry;
 
+/// An attribute tool as the server holds it.
 #[derive(Debug)]
-pub(crate) struct BuiltTool {
+pub(crate) struct AttributeTool {
     pub(crate) entry: &'static ToolEntry,
     /// What `tools/list` lists of it.
     pub(crate) info: ToolInfo,
@@ -39,7 +40,7 @@ pub(crate) struct BuiltTool {
     reply_only: bool,
 }
 
-impl BuiltTool {
+impl AttributeTool {
     pub(crate) fn new(entry: &'static ToolEntry, server_timeout: Option<Duration>) -> Self {
         let spec = entry.spec();
         let (output_schema, wrap_output) =
@@ -118,29 +119,28 @@ fn meta(entry: &ToolEntry) -> Option<serde_json::Map<String, Value>> {
     (!meta.is_empty()).then_some(meta)
 }
 
-/// A tool found for a call: one the server was built with, or one added at run time,
-/// held until the call ends with the arguments it took once started.
+/// A tool found for a call: an attribute tool, or a run-time tool held until the call
+/// ends, with the arguments it took once started.
 pub(crate) enum Found<'a> {
-    Built(&'a BuiltTool),
-    Added(Held<'a>, Option<Arc<CallArguments>>),
+    Attribute(&'a AttributeTool),
+    Runtime(RuntimeRef<'a>, Option<Arc<CallArguments>>),
 }
 
-/// A run-time tool found for a call: one the server was built with, borrowed from the
-/// table, or one added while it serves, shared, so that a call in flight outlives its
-/// removal.
-pub(crate) enum Held<'a> {
-    Fixed(&'a AddedTool),
-    Shared(Arc<AddedTool>),
+/// A run-time tool found for a call: an initial one, borrowed from the table, or an
+/// added one, shared, so that a call in flight outlives its removal.
+pub(crate) enum RuntimeRef<'a> {
+    Initial(&'a CheckedTool),
+    Added(Arc<CheckedTool>),
 }
 
-impl std::ops::Deref for Held<'_> {
-    type Target = AddedTool;
+impl std::ops::Deref for RuntimeRef<'_> {
+    type Target = CheckedTool;
 
     #[inline]
-    fn deref(&self) -> &AddedTool {
+    fn deref(&self) -> &CheckedTool {
         match self {
-            Held::Fixed(tool) => tool,
-            Held::Shared(tool) => tool,
+            RuntimeRef::Initial(tool) => tool,
+            RuntimeRef::Added(tool) => tool,
         }
     }
 }
@@ -149,16 +149,16 @@ impl Found<'_> {
     #[inline]
     pub(crate) fn name(&self) -> &'static str {
         match self {
-            Found::Built(tool) => tool.entry.name(),
-            Found::Added(tool, _) => tool.name,
+            Found::Attribute(tool) => tool.entry.name(),
+            Found::Runtime(tool, _) => tool.name,
         }
     }
 
     #[inline]
     pub(crate) fn timeout(&self) -> Option<Duration> {
         match self {
-            Found::Built(tool) => tool.timeout,
-            Found::Added(tool, _) => tool.timeout,
+            Found::Attribute(tool) => tool.timeout,
+            Found::Runtime(tool, _) => tool.timeout,
         }
     }
 
@@ -167,30 +167,30 @@ impl Found<'_> {
     /// A run-time tool's handler is given a `Context`, so is never one.
     #[cfg_attr(not(feature = "http"), allow(dead_code))] // read by the HTTP layer alone
     pub(crate) fn reply_only(&self) -> bool {
-        matches!(self, Found::Built(tool) if tool.reply_only)
+        matches!(self, Found::Attribute(tool) if tool.reply_only)
     }
 
     /// Whether a call may run as a task.
     pub(crate) fn task(&self) -> TaskSupport {
         match self {
-            Found::Built(tool) => tool.task,
-            Found::Added(tool, _) => tool.task,
+            Found::Attribute(tool) => tool.task,
+            Found::Runtime(tool, _) => tool.task,
         }
     }
 
     /// Whether its task begins at `ctx.begin_task()`, not with the call.
     pub(crate) fn task_in_body(&self) -> bool {
         match self {
-            Found::Built(tool) => tool.task_in_body,
-            Found::Added(tool, _) => tool.task_in_body,
+            Found::Attribute(tool) => tool.task_in_body,
+            Found::Runtime(tool, _) => tool.task_in_body,
         }
     }
 
     #[inline]
     pub(crate) fn start(&mut self, input: &mut CallInput<'_>) -> ToolFuture {
         match self {
-            Found::Built(tool) => (tool.entry.spec().call)(input),
-            Found::Added(tool, taken) => tool.start(input, taken),
+            Found::Attribute(tool) => (tool.entry.spec().call)(input),
+            Found::Runtime(tool, taken) => tool.start(input, taken),
         }
     }
 
@@ -200,8 +200,8 @@ impl Found<'_> {
         input: &'a CallInput<'_>,
     ) -> &'a serde_json::Map<String, Value> {
         match self {
-            Found::Added(_, Some(taken)) => taken.args(),
-            Found::Built(_) | Found::Added(_, None) => input.args(),
+            Found::Runtime(_, Some(taken)) => taken.args(),
+            Found::Attribute(_) | Found::Runtime(_, None) => input.args(),
         }
     }
 
@@ -210,7 +210,7 @@ impl Found<'_> {
     /// returned. A panic or a timeout stays what it is.
     #[inline]
     pub(crate) fn settle(&self, outcome: &mut Outcome) {
-        if let Found::Added(_, Some(taken)) = self
+        if let Found::Runtime(_, Some(taken)) = self
             && let Some(errors) = taken.unreported()
         {
             settle(errors, outcome);
@@ -220,9 +220,9 @@ impl Found<'_> {
     #[inline]
     pub(crate) fn reply(&self, reply: ToolReply) -> ToolReply {
         match self {
-            Found::Built(tool) => tool.reply(reply),
+            Found::Attribute(tool) => tool.reply(reply),
             // Its output schema is an object: nothing is wrapped.
-            Found::Added(..) => reply,
+            Found::Runtime(..) => reply,
         }
     }
 }

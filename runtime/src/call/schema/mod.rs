@@ -414,11 +414,17 @@ fn branch_with<'a>(
 }
 
 fn resolve<'a>(schema: &'a Value, root: &'a Map<String, Value>) -> Option<&'a Value> {
-    match schema.get("$ref").and_then(Value::as_str) {
-        Some(reference) => {
-            let name = reference.strip_prefix("#/$defs/")?;
-            root.get("$defs")?.get(name)
-        }
+    match schema.get("$ref") {
+        Some(reference) => referenced(reference, root.get("$defs")?.as_object()?),
         None => Some(schema),
     }
+}
+
+/// The definition that a `$ref` of the form `#/$defs/NAME` names, among `definitions`
+/// (the schema's `$defs`): the one way schemas here are resolved.
+pub(crate) fn referenced<'a>(
+    reference: &Value,
+    definitions: &'a Map<String, Value>,
+) -> Option<&'a Value> {
+    definitions.get(reference.as_str()?.strip_prefix("#/$defs/")?)
 }

@@ -57,10 +57,10 @@ fn drop_null(schema: &mut Map<String, Value>) {
         let Some(Value::Array(branches)) = schema.get_mut(key) else {
             continue;
         };
-        if branches.len() < 2 || !branches.iter().any(is_null_schema) {
+        if branches.len() < 2 || !branches.iter().any(is_bare_null) {
             continue;
         }
-        branches.retain(|branch| !is_null_schema(branch));
+        branches.retain(|branch| !is_bare_null(branch));
         dropped = true;
         let single = match branches.as_slice() {
             [Value::Object(branch)] => Some(branch.clone()),
@@ -88,8 +88,8 @@ fn drop_null(schema: &mut Map<String, Value>) {
     }
 }
 
-/// `{"type": "null"}`, the branch schemars adds for `None`.
-fn is_null_schema(schema: &Value) -> bool {
+/// `{"type": "null"}` and nothing else, the branch schemars adds for `None`.
+fn is_bare_null(schema: &Value) -> bool {
     schema
         .as_object()
         .is_some_and(|object| object.len() == 1 && object.get("type") == Some(&"null".into()))
