@@ -28,8 +28,12 @@ pub(crate) enum Client {
 /// How a client's configuration file is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Format {
-    /// A JSON object whose member named here holds one entry per server.
-    Json { servers_key: &'static str },
+    /// A JSON object whose member named here holds one entry per server; with `comments`,
+    /// JSONC, as VS Code reads it: comments and trailing commas allowed, and kept.
+    Json {
+        servers_key: &'static str,
+        comments: bool,
+    },
     /// A TOML document with one `[mcp_servers.NAME]` table per server.
     Toml,
 }
@@ -59,10 +63,12 @@ impl Client {
         match self {
             Self::Vscode => Format::Json {
                 servers_key: "servers",
+                comments: true,
             },
             Self::Codex => Format::Toml,
             _ => Format::Json {
                 servers_key: "mcpServers",
+                comments: false,
             },
         }
     }

@@ -1,6 +1,7 @@
 //! A client's configuration file, read, changed one server entry at a time, and written
-//! back with everything else as it was: JSON byte for byte outside the entry (spliced in
-//! place, `json_text`), TOML with its formatting and comments (`toml_edit`).
+//! back with everything else as it was: JSON and JSONC byte for byte outside the entry
+//! (spliced in place, `json_text`; a file all on one line is written anew, without its
+//! comments), TOML with its formatting and comments (`toml_edit`).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -46,11 +47,20 @@ impl ConfigFile {
         };
         let text = original.as_deref().unwrap_or("");
         let document = match format {
-            Format::Json { servers_key } => {
+            Format::Json {
+                servers_key,
+                comments,
+            } => {
                 let root = if text.trim().is_empty() {
                     Map::new()
                 } else {
-                    match serde_json::from_str::<Value>(text) {
+                    // Blanked, JSONC keeps every offset: a fault's line and column are the file's.
+                    let read = if comments {
+                        json_text::blank_jsonc(text)
+                    } else {
+                        text.to_owned()
+                    };
+                    match serde_json::from_str::<Value>(&read) {
                         Ok(Value::Object(root)) => root,
                         Ok(_) => {
                             return Err(failure!(
@@ -298,9 +308,10 @@ fn layout_of(text: &str) -> Layout {
     }
 }
 
-/// The object at the top of a text already checked to hold one.
+/// The object at the top of a text already checked to hold one (JSONC's comments and
+/// trailing commas passed over).
 fn json_root(text: &str) -> Map<String, Value> {
-    match serde_json::from_str(text) {
+    match serde_json::from_str(&json_text::blank_jsonc(text)) {
         Ok(Value::Object(root)) => root,
         _ => Map::new(),
     }

@@ -2,7 +2,9 @@
 //! splicing its bytes, so that every other byte of the file stays as the client or the
 //! person wrote it, and removing what was added gives back the file as it was.
 //!
-//! The text has already been parsed by serde_json: the scanner here only finds spans.
+//! The text has already been parsed by serde_json (a JSONC text once [`blank_jsonc`] blanked
+//! its comments and trailing commas): the scanner here only finds spans, passing over
+//! comments and trailing commas as whitespace.
 
 use serde_json::Value;
 
@@ -147,16 +149,79 @@ fn line_indent(text: &str, at: usize) -> Option<&str> {
     (line_start > 0 && indent.chars().all(|c| c == ' ' || c == '\t')).then_some(indent)
 }
 
+/// Past whitespace and comments (JSONC's `//` and `/* */`; a JSON text has none).
 fn skip_whitespace(text: &str, mut at: usize) -> usize {
     let bytes = text.as_bytes();
     // A byte order mark is whitespace to a reader of the file too.
     if at == 0 && text.starts_with('\u{feff}') {
         at = 3;
     }
-    while at < bytes.len() && matches!(bytes[at], b' ' | b'\t' | b'\n' | b'\r') {
-        at += 1;
+    while at < bytes.len() {
+        match bytes[at] {
+            b' ' | b'\t' | b'\n' | b'\r' => at += 1,
+            b'/' if bytes.get(at + 1).is_some_and(|&b| b == b'/' || b == b'*') => {
+                at = comment_end(bytes, at);
+            }
+            _ => break,
+        }
     }
     at
+}
+
+/// The end of the comment opening at `at`: past a `//` comment's line, or past `*/`.
+fn comment_end(bytes: &[u8], at: usize) -> usize {
+    let rest = &bytes[at + 2..];
+    let length = if bytes[at + 1] == b'/' {
+        rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len())
+    } else {
+        (rest.windows(2).position(|pair| pair == b"*/")).map_or(rest.len(), |end| end + 2)
+    };
+    at + 2 + length
+}
+
+/// The text of a JSONC file (VS Code's `mcp.json`) with its comments and trailing commas
+/// blanked, each of their bytes a space but for line breaks, so that serde_json reads it
+/// and every offset, line and column stays as in the file.
+pub(crate) fn blank_jsonc(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut blanked = bytes.to_vec();
+    let mut at = 0;
+    // A comma with nothing but whitespace and comments after it so far.
+    let mut comma = None;
+    while at < bytes.len() {
+        match bytes[at] {
+            b'"' => {
+                at = string_end(bytes, at).unwrap_or(bytes.len());
+                comma = None;
+            }
+            b'/' if bytes.get(at + 1).is_some_and(|&b| b == b'/' || b == b'*') => {
+                let end = comment_end(bytes, at);
+                for byte in &mut blanked[at..end] {
+                    if !matches!(*byte, b'\n' | b'\r') {
+                        *byte = b' ';
+                    }
+                }
+                at = end;
+            }
+            b',' => {
+                comma = Some(at);
+                at += 1;
+            }
+            b'}' | b']' => {
+                if let Some(trailing) = comma.take() {
+                    blanked[trailing] = b' ';
+                }
+                at += 1;
+            }
+            b' ' | b'\t' | b'\n' | b'\r' => at += 1,
+            _ => {
+                comma = None;
+                at += 1;
+            }
+        }
+    }
+    // Only whole comments and ASCII commas became spaces: still UTF-8.
+    String::from_utf8(blanked).unwrap_or_else(|_| text.to_owned())
 }
 
 /// The end of the string opening at `at` (just past its closing quote).
@@ -189,12 +254,16 @@ fn value_end(text: &str, at: usize) -> Option<usize> {
                     b']' => return Some(cursor + 1),
                     _ => return None,
                 }
+                // A trailing comma (JSONC).
+                if bytes.get(cursor) == Some(&b']') {
+                    return Some(cursor + 1);
+                }
             }
         }
         _ => {
-            let length = bytes[at..]
-                .iter()
-                .position(|b| matches!(b, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r'));
+            let length = bytes[at..].iter().position(|b| {
+                matches!(b, b',' | b'}' | b']' | b'/' | b' ' | b'\t' | b'\n' | b'\r')
+            });
             Some(at + length.unwrap_or(bytes.len() - at))
         }
     }
@@ -233,14 +302,16 @@ fn object_at(text: &str, open: usize) -> Option<ObjectSpan> {
         cursor = skip_whitespace(text, value_end);
         match bytes.get(cursor)? {
             b',' => cursor = skip_whitespace(text, cursor + 1),
-            b'}' => {
-                return Some(ObjectSpan {
-                    open,
-                    close: cursor,
-                    members,
-                });
-            }
+            b'}' => {}
             _ => return None,
+        }
+        // The end, after a last member or a trailing comma (JSONC).
+        if bytes.get(cursor) == Some(&b'}') {
+            return Some(ObjectSpan {
+                open,
+                close: cursor,
+                members,
+            });
         }
     }
 }
@@ -288,6 +359,38 @@ mod tests {
     fn removes_a_first_entry_with_its_separator() {
         let text = "{\"s\": {\"a\": 1, \"b\": 2}}";
         assert_eq!(remove_entry(text, "s", "a").unwrap(), "{\"s\": {\"b\": 2}}");
+    }
+
+    #[test]
+    fn blanks_comments_and_trailing_commas_and_nothing_in_strings() {
+        let text =
+            "{ // servers\n  \"a\": [1, 2,], /* é */\n  \"b\": \"// not, /* a */ comment,]\",\n}";
+        let blanked = blank_jsonc(text);
+        assert_eq!(blanked.len(), text.len());
+        assert_eq!(blanked.lines().count(), text.lines().count());
+        let value: serde_json::Value = serde_json::from_str(&blanked).unwrap();
+        assert_eq!(
+            value,
+            json!({"a": [1, 2], "b": "// not, /* a */ comment,]"})
+        );
+    }
+
+    #[test]
+    fn adds_to_and_removes_from_a_jsonc_text_keeping_its_comments() {
+        let text = "{\n  // Servers of this workspace.\n  \"servers\": {\n    /* the first */\n    \"a\": {\"command\": \"x\"}, // kept\n  },\n  \"inputs\": [],\n}\n";
+        let added = set_entry(text, &layout(), "servers", "b", &json!({"command": "y"})).unwrap();
+        assert_eq!(
+            added,
+            "{\n  // Servers of this workspace.\n  \"servers\": {\n    /* the first */\n    \"a\": {\"command\": \"x\"},\n    \"b\": {\n      \"command\": \"y\"\n    }, // kept\n  },\n  \"inputs\": [],\n}\n"
+        );
+        let parsed: serde_json::Value = serde_json::from_str(&blank_jsonc(&added)).unwrap();
+        assert_eq!(parsed["servers"]["b"]["command"], "y");
+        assert_eq!(remove_entry(&added, "servers", "b").unwrap(), text);
+        // The last entry goes with what its object held, comments too: `{}` is left.
+        assert_eq!(
+            remove_entry(text, "servers", "a").unwrap(),
+            "{\n  // Servers of this workspace.\n  \"servers\": {},\n  \"inputs\": [],\n}\n"
+        );
     }
 
     #[test]

@@ -501,6 +501,57 @@ fn an_unparsable_file_is_left_untouched() {
     assert_eq!(fs::read_to_string(&path).unwrap(), broken);
 }
 
+/// VS Code reads `mcp.json` as JSONC: its comments and trailing commas are read, kept
+/// where they are, and the file is as it was once the server is uninstalled. Claude
+/// Desktop reads plain JSON, so a comment there is a fault that leaves the file untouched.
+#[test]
+fn vscode_comments_and_trailing_commas_are_kept_where_a_plain_json_client_refuses_them() {
+    let home = Home::new();
+    let jsonc = "{\n  // Keys are asked for when a server starts.\n  \"inputs\": [],\n  \"servers\": {\n    /* Search, with the key above. */\n    \"Perplexity\": {\n      \"type\": \"stdio\",\n      \"command\": \"npx\", // from npm\n    },\n  },\n}\n";
+    let path = home.write_config("vscode", jsonc);
+    succeeded(&home.install("vscode", &[]));
+    let installed = fs::read_to_string(&path).unwrap();
+    for kept in [
+        "// Keys are asked for when a server starts.",
+        "/* Search, with the key above. */",
+        "\"command\": \"npx\", // from npm",
+    ] {
+        assert!(installed.contains(kept), "{installed}");
+    }
+    let without_comments: String = installed
+        .lines()
+        .map(|line| line.split(" //").next().unwrap_or(line))
+        .filter(|line| !line.trim_start().starts_with("//") && !line.contains("/*"))
+        .collect::<Vec<_>>()
+        .join("\n")
+        .replace(",\n    }", "\n    }")
+        .replace(",\n  }", "\n  }")
+        .replace(",\n}", "\n}");
+    let value: Value = serde_json::from_str(&without_comments).expect(&without_comments);
+    assert_eq!(value["servers"]["Perplexity"]["command"], "npx");
+    assert_eq!(
+        value["servers"]["weather"]["command"],
+        home.installed_binary("weather").display().to_string()
+    );
+    succeeded(&home.install("vscode", &[]));
+    assert_eq!(
+        fs::read_to_string(&path).unwrap(),
+        installed,
+        "a second install changes nothing"
+    );
+    succeeded(&home.uninstall("vscode", &[]));
+    assert_eq!(fs::read_to_string(&path).unwrap(), jsonc);
+
+    let commented = "{\n  // Claude Desktop reads no comments.\n  \"mcpServers\": {}\n}\n";
+    let path = home.write_config("claude-desktop", commented);
+    let output = home.install("claude-desktop", &[]);
+    assert!(!output.status.success());
+    let message = stderr(&output);
+    assert!(message.contains(&path.display().to_string()), "{message}");
+    assert!(message.contains("line 2, column 3"), "{message}");
+    assert_eq!(fs::read_to_string(&path).unwrap(), commented);
+}
+
 #[test]
 fn a_client_without_its_folder_is_probably_not_installed() {
     let home = Home::new();
