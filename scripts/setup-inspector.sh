@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the MCP Inspector (npm @modelcontextprotocol/inspector, pinned below), whose CLI
+# Installs the MCP Inspector (npm @modelcontextprotocol/inspector, at the version that
+# cargo-mcp-tool/inspector-version pins for `cargo mcp-tool dev` as well), whose CLI
 # tests/e2e/test_inspector.py runs against the example server, with npm into
 # target/inspector/ (under $CARGO_TARGET_DIR when set), and reuses that install on later
 # runs. The Inspector needs Node 22.19 or later: where the machine's node is older, npm
@@ -10,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-INSPECTOR_VERSION=2.12.0
+INSPECTOR_VERSION=$(tr -d '[:space:]' <cargo-mcp-tool/inspector-version)
 NODE_MAJOR=22
 NODE_MINIMUM=22.19.0
 

@@ -21,8 +21,9 @@ use crate::failure::{Failure, failure};
 use crate::project::Selection;
 use crate::reload::{self, Reload};
 
-/// The Inspector `dev` installs, and the oldest Node it runs on.
-const INSPECTOR_VERSION: &str = "2.12.0";
+/// The Inspector `dev` installs (the version the project's own tests install too,
+/// `scripts/setup-inspector.sh`, from the same file), and the oldest Node it runs on.
+const INSPECTOR_VERSION: &str = include_str!("../inspector-version").trim_ascii();
 const NODE_MINIMUM: (u32, u32) = (22, 19);
 
 /// How long the files must be quiet after a change before the build starts: an editor's
