@@ -256,7 +256,8 @@ impl ServerHandler for ToolServer {
     }
 }
 
-/// What each handler answers with, whether through the pipeline or not.
+/// What each handler answers with, whether through the pipeline or not, and what the
+/// answers share.
 impl ToolServer {
     async fn answer_list_tools(
         &self,
@@ -477,35 +478,7 @@ impl ToolServer {
         self.log_filter.set(bridge::log_level(request.level));
         Ok(())
     }
-}
 
-/// Refuses a cursor: every list is sent in one page.
-fn one_page(request: Option<&PaginatedRequestParams>) -> Result<(), ErrorData> {
-    match request.and_then(|r| r.cursor.as_ref()) {
-        Some(_) => Err(ErrorData::invalid_params(
-            "invalid cursor: this server sends every list in one page",
-            None,
-        )),
-        None => Ok(()),
-    }
-}
-
-/// The items of a list whose scopes (`needed`, in the list's order) `caller` holds.
-fn permitted<'a, T: Clone, S: AsRef<str> + 'a>(
-    items: &[T],
-    needed: impl Iterator<Item = &'a [S]>,
-    caller: &Caller,
-) -> Vec<T> {
-    (items.iter().zip(needed))
-        .filter(|(_, needed)| permits(caller.as_deref(), needed))
-        .map(|(item, _)| item.clone())
-        .collect()
-}
-
-/// Whom a list is filtered for: the caller of an HTTP request, `None` without a token.
-type Caller = Option<Arc<Auth>>;
-
-impl ToolServer {
     /// rmcp's request as a call sees it: with the call's round, when it has `begun` one,
     /// and this session's outbox, when the transport is ours.
     fn served<'a>(
@@ -545,3 +518,29 @@ impl ToolServer {
             .ok_or_else(|| ErrorData::internal_error("this server serves no tasks", None))
     }
 }
+
+/// Refuses a cursor: every list is sent in one page.
+fn one_page(request: Option<&PaginatedRequestParams>) -> Result<(), ErrorData> {
+    match request.and_then(|r| r.cursor.as_ref()) {
+        Some(_) => Err(ErrorData::invalid_params(
+            "invalid cursor: this server sends every list in one page",
+            None,
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The items of a list whose scopes (`needed`, in the list's order) `caller` holds.
+fn permitted<'a, T: Clone, S: AsRef<str> + 'a>(
+    items: &[T],
+    needed: impl Iterator<Item = &'a [S]>,
+    caller: &Caller,
+) -> Vec<T> {
+    (items.iter().zip(needed))
+        .filter(|(_, needed)| permits(caller.as_deref(), needed))
+        .map(|(item, _)| item.clone())
+        .collect()
+}
+
+/// Whom a list is filtered for: the caller of an HTTP request, `None` without a token.
+type Caller = Option<Arc<Auth>>;
