@@ -159,13 +159,18 @@ fn skip_whitespace(text: &str, mut at: usize) -> usize {
     while at < bytes.len() {
         match bytes[at] {
             b' ' | b'\t' | b'\n' | b'\r' => at += 1,
-            b'/' if bytes.get(at + 1).is_some_and(|&b| b == b'/' || b == b'*') => {
+            b'/' if opens_comment(bytes, at) => {
                 at = comment_end(bytes, at);
             }
             _ => break,
         }
     }
     at
+}
+
+/// Whether a comment, `//` or `/*`, opens at the `/` at `at`.
+fn opens_comment(bytes: &[u8], at: usize) -> bool {
+    matches!(bytes.get(at + 1), Some(b'/' | b'*'))
 }
 
 /// The end of the comment opening at `at`: past a `//` comment's line, or past `*/`.
@@ -194,7 +199,7 @@ pub(crate) fn blank_jsonc(text: &str) -> String {
                 at = string_end(bytes, at).unwrap_or(bytes.len());
                 comma = None;
             }
-            b'/' if bytes.get(at + 1).is_some_and(|&b| b == b'/' || b == b'*') => {
+            b'/' if opens_comment(bytes, at) => {
                 let end = comment_end(bytes, at);
                 for byte in &mut blanked[at..end] {
                     if !matches!(*byte, b'\n' | b'\r') {

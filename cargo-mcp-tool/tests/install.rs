@@ -477,28 +477,30 @@ fn dry_run_writes_nothing() {
     assert!(home.installed_binary("weather").exists());
 }
 
+/// Installs into `client`'s file holding `text`, which it cannot parse: the install
+/// fails, names the file and the fault's place `at`, and leaves the file as it was.
+/// Returns the error's text.
+fn refused(home: &Home, client: &str, text: &str, at: &str) -> String {
+    let path = home.write_config(client, text);
+    let output = home.install(client, &[]);
+    assert!(!output.status.success());
+    let message = stderr(&output);
+    assert!(message.contains(&path.display().to_string()), "{message}");
+    assert!(message.contains(at), "{message}");
+    assert_eq!(fs::read_to_string(&path).unwrap(), text);
+    message
+}
+
 #[test]
 fn an_unparsable_file_is_left_untouched() {
     let home = Home::new();
     let broken = "{\n  \"mcpServers\": {\n    \"a\": { \"command\": \"x\" },\n  }\n}\n";
-    let path = home.write_config("claude-desktop", broken);
-    let output = home.install("claude-desktop", &[]);
-    assert!(!output.status.success());
-    let message = stderr(&output);
-    assert!(message.contains(&path.display().to_string()), "{message}");
-    assert!(message.contains("line 4, column 3"), "{message}");
+    let message = refused(&home, "claude-desktop", broken, "line 4, column 3");
     assert!(message.contains("trailing comma"), "{message}");
-    assert_eq!(fs::read_to_string(&path).unwrap(), broken);
     assert!(!home.installed_binary("weather").exists());
 
     let broken = "model = \"gpt-5\"\n[mcp_servers.a\ncommand = \"x\"\n";
-    let path = home.write_config("codex", broken);
-    let output = home.install("codex", &[]);
-    assert!(!output.status.success());
-    let message = stderr(&output);
-    assert!(message.contains(&path.display().to_string()), "{message}");
-    assert!(message.contains("line 2, column"), "{message}");
-    assert_eq!(fs::read_to_string(&path).unwrap(), broken);
+    refused(&home, "codex", broken, "line 2, column");
 }
 
 /// VS Code reads `mcp.json` as JSONC: its comments and trailing commas are read, kept
@@ -511,28 +513,15 @@ fn vscode_comments_and_trailing_commas_are_kept_where_a_plain_json_client_refuse
     let path = home.write_config("vscode", jsonc);
     succeeded(&home.install("vscode", &[]));
     let installed = fs::read_to_string(&path).unwrap();
-    for kept in [
-        "// Keys are asked for when a server starts.",
-        "/* Search, with the key above. */",
-        "\"command\": \"npx\", // from npm",
-    ] {
-        assert!(installed.contains(kept), "{installed}");
-    }
-    let without_comments: String = installed
-        .lines()
-        .map(|line| line.split(" //").next().unwrap_or(line))
-        .filter(|line| !line.trim_start().starts_with("//") && !line.contains("/*"))
-        .collect::<Vec<_>>()
-        .join("\n")
-        .replace(",\n    }", "\n    }")
-        .replace(",\n  }", "\n  }")
-        .replace(",\n}", "\n}");
-    let value: Value = serde_json::from_str(&without_comments).expect(&without_comments);
-    assert_eq!(value["servers"]["Perplexity"]["command"], "npx");
-    assert_eq!(
-        value["servers"]["weather"]["command"],
-        home.installed_binary("weather").display().to_string()
+    // The entry goes in after the last one, before its trailing comma; nothing else moves.
+    let command = Value::String(home.installed_binary("weather").display().to_string());
+    let entry = format!(
+        ",\n    \"weather\": {{\n      \"type\": \"stdio\",\n      \"command\": {command},\n      \"args\": [],\n      \"env\": {{}}\n    }}"
     );
+    let after_perplexity = jsonc.find("    },\n  },").unwrap() + "    }".len();
+    let mut expected = jsonc.to_owned();
+    expected.insert_str(after_perplexity, &entry);
+    assert_eq!(installed, expected);
     succeeded(&home.install("vscode", &[]));
     assert_eq!(
         fs::read_to_string(&path).unwrap(),
@@ -543,13 +532,7 @@ fn vscode_comments_and_trailing_commas_are_kept_where_a_plain_json_client_refuse
     assert_eq!(fs::read_to_string(&path).unwrap(), jsonc);
 
     let commented = "{\n  // Claude Desktop reads no comments.\n  \"mcpServers\": {}\n}\n";
-    let path = home.write_config("claude-desktop", commented);
-    let output = home.install("claude-desktop", &[]);
-    assert!(!output.status.success());
-    let message = stderr(&output);
-    assert!(message.contains(&path.display().to_string()), "{message}");
-    assert!(message.contains("line 2, column 3"), "{message}");
-    assert_eq!(fs::read_to_string(&path).unwrap(), commented);
+    refused(&home, "claude-desktop", commented, "line 2, column 3");
 }
 
 #[test]
