@@ -14,11 +14,12 @@ mod many {
 
 /// A server over the first `n` generated tools (the program registers a few others).
 fn server(n: usize) -> mcp_tool::ToolServer {
-    let mut kept = 0;
+    let mut left = n;
     mcp_tool::Server::from_registry("bench-ours", "0.0.0")
         .retain_tools(|entry| {
-            kept += usize::from(entry.name().starts_with("tool_"));
-            entry.name().starts_with("tool_") && kept <= n
+            let keep = left > 0 && entry.name().starts_with("tool_");
+            left -= usize::from(keep);
+            keep
         })
         .build()
         .expect("builds")

@@ -65,18 +65,11 @@ impl Server {
     /// ```
     pub fn from_registry(name: impl Into<String>, version: impl Into<String>) -> Self {
         Self {
-            name: name.into(),
-            version: version.into(),
-            instructions: None,
             entries: registry::registered(),
             prompts: prompt::registered_prompts(),
             resources: resource::registered_resources(),
-            only: None,
-            with_tags: None,
-            without_tags: Vec::new(),
             from_registry: true,
-            settings: Settings::default(),
-            added: Vec::new(),
+            ..Self::new(name, version)
         }
     }
 
@@ -99,11 +92,18 @@ impl Server {
     /// ```
     pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
         Self {
+            name: name.into(),
+            version: version.into(),
+            instructions: None,
             entries: Vec::new(),
             prompts: Vec::new(),
             resources: Vec::new(),
+            only: None,
+            with_tags: None,
+            without_tags: Vec::new(),
             from_registry: false,
-            ..Self::from_registry(name, version)
+            settings: Settings::default(),
+            added: Vec::new(),
         }
     }
 
