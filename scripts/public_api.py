@@ -47,8 +47,9 @@ CHILD_LISTS = ("items", "fields", "variants", "impls", "implementations")
 
 API_LIST = ROOT / "runtime" / "public-api.txt"
 
-# Every feature but `rmcp`, whose re-export the promise leaves out.
-FEATURES = "http,auth,logging,redis,opentelemetry"
+# Features the list leaves out: `rmcp`, whose re-export the promise leaves out, and the
+# name of the default set.
+LEFT_OUT_FEATURES = {"rmcp", "default"}
 
 # rustdoc's kind of item, as the list names it.
 KINDS = {"module": "mod", "struct": "struct", "enum": "enum", "function": "fn", "trait": "trait",
@@ -59,13 +60,23 @@ KINDS = {"module": "mod", "struct": "struct", "enum": "enum", "function": "fn", 
 COPIED_SOURCES = ["README.md", "runtime/src/guide", "runtime/examples", "ui-tests/pass"]
 
 
+def features():
+    """Every feature of mcp-tool's manifest but those left out, as `--features` takes them."""
+    metadata = json.loads(subprocess.run(
+        ["cargo", "metadata", "--no-deps", "--locked", "--format-version", "1"],
+        cwd=ROOT, check=True, capture_output=True, text=True).stdout)
+    runtime = next(p for p in metadata["packages"] if p["name"] == "mcp-tool")
+    return ",".join(sorted(set(runtime["features"]) - LEFT_OUT_FEATURES))
+
+
 def build_json():
     target = ROOT / "target" / "public-api"
     env = dict(os.environ, RUSTC_BOOTSTRAP="1", CARGO_TARGET_DIR=str(target),
                RUSTDOCFLAGS="-Z unstable-options --output-format json")
-    print(f"public_api: building rustdoc JSON of mcp-tool (features {FEATURES}) in "
+    chosen = features()
+    print(f"public_api: building rustdoc JSON of mcp-tool (features {chosen}) in "
           "target/public-api", file=sys.stderr)
-    subprocess.run(["cargo", "doc", "-p", "mcp-tool", "--no-deps", "--features", FEATURES,
+    subprocess.run(["cargo", "doc", "-p", "mcp-tool", "--no-deps", "--features", chosen,
                     "--locked", "--quiet"],
                    cwd=ROOT, env=env, check=True)
     return target / "doc" / "mcp_tool.json"
