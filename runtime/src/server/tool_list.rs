@@ -325,9 +325,9 @@ impl ToolList {
         Ok(())
     }
 
-    /// Removes the tool named `name`, whether the server was built with it or it was added, and tells
-    /// every session; whether there was one. Calls of it in flight finish; later calls
-    /// get "unknown tool".
+    /// Removes the tool named `name`, one the server was built with or one added since,
+    /// and tells every session; whether there was one. Calls of it in flight finish;
+    /// later calls get "unknown tool".
     pub fn remove(&self, name: &str) -> bool {
         {
             let mut current =
