@@ -38,6 +38,9 @@ EOF
 # against the runtime as it was then. (A clean clone builds everything once, as here.)
 package_dir="${CARGO_TARGET_DIR:-target}/package-check"
 rm -rf "$package_dir"
+# Emptied again at the end, passed or failed: its 2 GB of builds are of no use to a later
+# run, which starts over.
+trap 'rm -rf "$package_dir"' EXIT
 # cargo also unpacks the packages it verifies against under $CARGO_HOME/registry/src/-HASH/
 # (a local registry of this workspace's packages) and never unpacks a version it finds
 # there again: removed too, or a crate is verified against an earlier run's runtime.
@@ -46,4 +49,3 @@ for crate in $(python3 -c \
     rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/"$crate"
 done
 cargo package --workspace --locked --allow-dirty --target-dir "$package_dir"
-rm -rf "$package_dir"
