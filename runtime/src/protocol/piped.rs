@@ -256,7 +256,7 @@ pub(crate) fn trace_in<'a>(
 impl ToolServer {
     /// Whether no layer and no subscriber is there to see a request, or it has passed
     /// the pipeline already: it is answered at once.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn unobserved(&self) -> bool {
         self.piped || (self.shared.layers.is_empty() && !spans::listening())
     }

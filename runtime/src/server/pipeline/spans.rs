@@ -46,11 +46,13 @@ pub(crate) struct Traced {
     attributes: Option<(Option<String>, Transport)>,
 }
 
-/// Whether a subscriber listens for the spans or the duration samples.
-#[inline]
+/// Whether a subscriber listens for the spans or the duration samples. Without one, a
+/// single load answers: the greatest level any subscriber enables.
+#[inline(always)]
 pub(crate) fn listening() -> bool {
-    tracing::span_enabled!(target: "mcp_tool::request", tracing::Level::INFO)
-        || tracing::event_enabled!(target: "mcp_tool::metrics", tracing::Level::INFO)
+    tracing::level_enabled!(tracing::Level::INFO)
+        && (tracing::span_enabled!(target: "mcp_tool::request", tracing::Level::INFO)
+            || tracing::event_enabled!(target: "mcp_tool::metrics", tracing::Level::INFO))
 }
 
 /// Opens the span of a request of `method`; `head` is read only when it is recorded.
