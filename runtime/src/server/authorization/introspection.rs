@@ -117,8 +117,7 @@ impl IntrospectionVerifier {
     }
 
     async fn check(&self, token: &str) -> Result<Auth, TokenRefused> {
-        let key = kept::key(self.audience.as_deref(), token);
-        if let Some(auth) = self.kept.get(&key, 0) {
+        if let Some(auth) = self.kept(token.as_bytes()) {
             return Ok(auth);
         }
         let credentials =
@@ -147,8 +146,15 @@ impl IntrospectionVerifier {
             ));
         }
         let auth = jwt::auth(answer).map_err(TokenRefused::new)?;
+        let key = kept::key(self.audience.as_deref(), token.as_bytes());
         self.kept.keep(key, &auth, (self.cache_for, exp), 0);
         Ok(auth)
+    }
+
+    /// The caller of `token` when the endpoint said a moment ago that it is active;
+    /// `None` for any other token.
+    pub(crate) fn kept(&self, token: &[u8]) -> Option<Auth> {
+        (self.kept).get(&kept::key(self.audience.as_deref(), token), 0)
     }
 }
 

@@ -28,11 +28,11 @@ struct Entry {
 
 /// What a token is kept under: its hash with the audience it was checked for, so that a
 /// verifier's copy set up for another audience never takes it as checked.
-pub(crate) fn key(audience: Option<&str>, token: &str) -> [u8; 32] {
+pub(crate) fn key(audience: Option<&str>, token: &[u8]) -> [u8; 32] {
     let mut hash = Sha256::new();
     hash.update(audience.unwrap_or_default().as_bytes());
     hash.update([0]);
-    hash.update(token.as_bytes());
+    hash.update(token);
     hash.finalize().into()
 }
 
@@ -106,19 +106,19 @@ mod tests {
     fn a_token_is_kept_for_its_audience_only_and_never_past_its_expiry() {
         let kept = Kept::default();
         let auth = Auth::new("user-1");
-        let here = key(Some("http://a/mcp"), "token");
+        let here = key(Some("http://a/mcp"), b"token");
         kept.keep(here, &auth, (Duration::from_secs(60), Some(now() + 600)), 1);
         let subject = |auth: Auth| auth.subject().to_owned();
         assert_eq!(kept.get(&here, 1).map(subject), Some("user-1".into()));
-        assert!(kept.get(&key(Some("http://b/mcp"), "token"), 1).is_none());
-        assert!(kept.get(&key(Some("http://a/mcp"), "token2"), 1).is_none());
+        assert!(kept.get(&key(Some("http://b/mcp"), b"token"), 1).is_none());
+        assert!(kept.get(&key(Some("http://a/mcp"), b"token2"), 1).is_none());
         // Checked against keys fetched again since: checked again.
         assert!(kept.get(&here, 2).is_none());
         // A token whose exp has come is not kept, nor one kept for no time.
-        let expired = key(None, "expired");
+        let expired = key(None, b"expired");
         kept.keep(expired, &auth, (Duration::from_secs(60), Some(now())), 1);
         assert!(kept.get(&expired, 1).is_none());
-        let never = key(None, "never");
+        let never = key(None, b"never");
         kept.keep(never, &auth, (Duration::ZERO, None), 1);
         assert!(kept.get(&never, 1).is_none());
     }

@@ -107,6 +107,10 @@ pub(crate) type Verifying<'a> =
 /// A [`TokenVerifier`] the server holds behind a pointer, whatever its type.
 pub(crate) trait Verify: Send + Sync {
     fn verify<'a>(&'a self, token: &'a str) -> Verifying<'a>;
+    /// The caller of a token this crate's verifiers accepted a moment ago, asked before
+    /// anything else is read of a request's token: such a token was read whole when it
+    /// was accepted. `None` for any other token, and from a verifier of one's own.
+    fn kept(&self, token: &[u8]) -> Option<Auth>;
     fn issuer(&self) -> Option<&str>;
     fn audience(&self) -> Option<&str>;
 }
@@ -114,6 +118,24 @@ pub(crate) trait Verify: Send + Sync {
 impl<V: TokenVerifier> Verify for V {
     fn verify<'a>(&'a self, token: &'a str) -> Verifying<'a> {
         Box::pin(TokenVerifier::verify(self, token))
+    }
+
+    // Known by type, and not by a method of `TokenVerifier`, so that the trait users
+    // implement stays as it is; each `V`'s copy of this keeps one branch or none.
+    #[cfg_attr(not(feature = "auth"), allow(unused_variables))]
+    fn kept(&self, token: &[u8]) -> Option<Auth> {
+        #[cfg(feature = "auth")]
+        {
+            let any: &dyn std::any::Any = self;
+            if let Some(jwt) = any.downcast_ref::<jwt::JwtVerifier>() {
+                return jwt.kept(token);
+            }
+            if let Some(introspection) = any.downcast_ref::<introspection::IntrospectionVerifier>()
+            {
+                return introspection.kept(token);
+            }
+        }
+        None
     }
 
     fn issuer(&self) -> Option<&str> {
