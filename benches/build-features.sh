@@ -18,9 +18,15 @@ out=benches/results/build-features.json
 work="${CARGO_TARGET_DIR:-target}/build-features"
 root=$(pwd)
 rm -rf "$work"
-mkdir -p "$work/hello-mcp/src"
-cp runtime/examples/getting_started.rs "$work/hello-mcp/src/main.rs"
-cp Cargo.lock "$work/hello-mcp/Cargo.lock"
+mkdir -p "$work"
+# The crate lies outside the checkout, as a user's does: cargo reads the configuration of
+# the folders a build starts in, and the checkout's .cargo/config.toml (its test builds'
+# debug info) would make each build smaller and quicker than a user's.
+crate=$(mktemp -d "${TMPDIR:-/tmp}/hello-mcp.XXXXXX")
+trap 'rm -rf "$crate"' EXIT
+mkdir -p "$crate/src"
+cp runtime/examples/getting_started.rs "$crate/src/main.rs"
+cp Cargo.lock "$crate/Cargo.lock"
 
 # name|features named (besides the defaults)|default features
 configs=(
@@ -56,12 +62,12 @@ printf '[\n' >"$out.tmp"
 first=true
 for config in "${configs[@]}"; do
     IFS='|' read -r name features defaults <<<"$config"
-    manifest "$features" "$defaults" >"$work/hello-mcp/Cargo.toml"
+    manifest "$features" "$defaults" >"$crate/Cargo.toml"
     target="$work/target-$name"
     rm -rf "$target"
     echo "build-features: $name (features: ${features:-none}; defaults: $defaults)" >&2
     start=$(date +%s.%N)
-    log=$(cd "$work/hello-mcp" && CARGO_TARGET_DIR="$root/$target" cargo build --offline 2>&1) || {
+    log=$(cd "$crate" && CARGO_TARGET_DIR="$root/$target" cargo build --offline 2>&1) || {
         echo "$log" >&2
         echo "build-features: the $name build failed (above)" >&2
         exit 1
