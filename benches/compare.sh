@@ -104,7 +104,10 @@ mkdir -p "$results"
 # STEPS=http-load alone keeps the other steps' results and their machine.txt: only its own
 # directory, benches/results/http-load/, is measured again.
 if [ "$steps" != http-load ]; then
-rm -f "$results"/*.json "$results"/*.txt "$results"/RESULTS.md "$results"/perf.svg
+# build-features.json is benches/build-features.sh's, measured on its own: kept.
+for old in "$results"/*.json "$results"/*.txt "$results"/RESULTS.md "$results"/perf.svg; do
+    [[ "$old" == "$results/build-features.json" ]] || rm -f "$old"
+done
 {
     echo "cpu: $(lscpu | sed -n 's/^Model name: *//p' | head -n 1)"
     echo "cores: $(nproc)"
