@@ -117,7 +117,8 @@ impl IntrospectionVerifier {
     }
 
     async fn check(&self, token: &str) -> Result<Auth, TokenRefused> {
-        if let Some(auth) = self.kept(token.as_bytes()) {
+        let key = kept::key(self.audience.as_deref(), token.as_bytes());
+        if let Some(auth) = self.kept.get(&key, 0) {
             return Ok(auth);
         }
         let credentials =
@@ -146,7 +147,6 @@ impl IntrospectionVerifier {
             ));
         }
         let auth = jwt::auth(answer).map_err(TokenRefused::new)?;
-        let key = kept::key(self.audience.as_deref(), token.as_bytes());
         self.kept.keep(key, &auth, (self.cache_for, exp), 0);
         Ok(auth)
     }

@@ -164,13 +164,14 @@ impl JwtVerifier {
                 "the verifier has no audience: set JwtVerifier::audience to the server's resource URL".into(),
             ));
         };
+        let kept_as = kept::key(Some(audience), token.as_bytes());
         let generation = self.keys.generation();
-        if let Some(auth) = self.kept(token.as_bytes()) {
+        if let Some(auth) = self.kept.get(&kept_as, generation) {
             return Ok(auth);
         }
         // Boxed, so that the future of a kept token is a few words and not the size of a
         // key fetch: the server boxes each verifier's future.
-        Box::pin(self.check_signed(token, audience, generation)).await
+        Box::pin(self.check_signed(token, audience, kept_as, generation)).await
     }
 
     /// The caller of `token` when it was accepted a moment ago, for this audience and
@@ -185,6 +186,7 @@ impl JwtVerifier {
         &self,
         token: &str,
         audience: &str,
+        kept_as: [u8; 32],
         generation: u64,
     ) -> Result<Auth, TokenRefused> {
         let refused = |why: String| TokenRefused::new(why);
@@ -219,7 +221,6 @@ impl JwtVerifier {
                 Ok(data) => {
                     let exp = data.claims.get("exp").and_then(Value::as_u64);
                     let auth = auth(data.claims).map_err(refused)?;
-                    let kept_as = kept::key(Some(audience), token.as_bytes());
                     self.kept
                         .keep(kept_as, &auth, (self.cache_for, exp), generation);
                     return Ok(auth);
