@@ -1,8 +1,12 @@
-//! Stateless `tools/call` requests answered without `rmcp`'s service for one request get
-//! the very responses `rmcp` gives: every request of a corpus is sent twice, once as a
-//! client sends it, answered directly, and once with an `Origin` header (one the server
-//! allows, which sends the request through `rmcp`), and the two responses are the same:
-//! status, headers but the date, and body bytes. The log shows which path answered.
+//! `tools/call` requests answered without `rmcp`'s service for one request or its session
+//! worker get the responses `rmcp` gives: every request of a corpus is sent twice, once
+//! as a client sends it, answered directly, and once with an `Origin` header (one the
+//! server allows, which sends the request through `rmcp`), and the two responses are the
+//! same: stateless, status, headers but the date, and body bytes; in a session, status,
+//! headers but the date and the body's length, and the messages of the SSE stream (whose
+//! event ids are `rmcp`'s alone). The log shows which path answered. A call answered
+//! directly in a session ends when the client cancels it or the session ends, and keeps
+//! its session from the idle timeout.
 
 #![cfg(feature = "http")]
 
@@ -16,6 +20,8 @@ use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
 use mcp_tool::{Server, ToolError, mcp_tool};
 use serde_json::{Value, json};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 /// Adds two integers and returns their sum.
 #[mcp_tool]
@@ -56,12 +62,46 @@ async fn tell(ctx: mcp_tool::Context) -> String {
     "told".to_owned()
 }
 
+/// How many calls of `wait` ended before their time: their future was dropped.
+static ENDED_EARLY: AtomicUsize = AtomicUsize::new(0);
+
+/// Counts a call of `wait` that is dropped before it finishes.
+struct EndsEarly(bool);
+
+impl Drop for EndsEarly {
+    fn drop(&mut self) {
+        if !self.0 {
+            ENDED_EARLY.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+}
+
+/// Waits `ms` milliseconds, then says so; it sends nothing while it waits.
+#[mcp_tool]
+async fn wait(ms: u64) -> String {
+    let mut ends = EndsEarly(false);
+    tokio::time::sleep(Duration::from_millis(ms)).await;
+    ends.0 = true;
+    format!("waited {ms} ms")
+}
+
 /// A response: its status, its headers but `date`, and its body.
 type Response = (u16, Vec<(String, String)>, String);
 
 /// Sends `body` as a client on protocol `version` does (with no `MCP-Protocol-Version`
 /// header for `None`), and with an `Origin` header if `origin`.
 async fn post(url: &str, body: &[u8], version: Option<&str>, origin: bool) -> Response {
+    post_in(url, None, body, version, origin).await
+}
+
+/// As [`post`], in the session `session` when one is given.
+async fn post_in(
+    url: &str,
+    session: Option<&str>,
+    body: &[u8],
+    version: Option<&str>,
+    origin: bool,
+) -> Response {
     let mut request = http::Request::post(url)
         .header("content-type", "application/json")
         .header("accept", "application/json, text/event-stream");
@@ -70,6 +110,9 @@ async fn post(url: &str, body: &[u8], version: Option<&str>, origin: bool) -> Re
     }
     if origin {
         request = request.header("origin", "http://127.0.0.1");
+    }
+    if let Some(session) = session {
+        request = request.header("mcp-session-id", session);
     }
     let client = Client::builder(TokioExecutor::new()).build_http();
     let request = request.body(Full::new(Bytes::from(body.to_vec()))).unwrap();
@@ -231,7 +274,7 @@ async fn a_stateless_call_answered_directly_gets_the_response_rmcp_gives() {
 }
 
 #[tokio::test]
-async fn a_server_with_sessions_answers_no_call_directly() {
+async fn a_call_without_a_session_is_left_to_rmcp_on_a_server_with_sessions() {
     let log = Captured::default();
     let _guard = log.install("mcp_tool=trace");
     let running = Running::start(Server::from_registry("http-direct", "1").build().unwrap()).await;
@@ -242,6 +285,282 @@ async fn a_server_with_sessions_answers_no_call_directly() {
     let (status, _, reply) = post(&running.url(), body.as_bytes(), Some("2025-11-25"), false).await;
     // No session: rmcp refuses it, as before.
     assert_eq!(status, 400, "{reply}");
+    // Nor is a session that was never opened answered here: rmcp says it is not found.
+    let url = running.url();
+    let (status, _, reply) = post_in(
+        &url,
+        Some("no-such-session"),
+        body.as_bytes(),
+        Some("2025-11-25"),
+        false,
+    )
+    .await;
+    assert_eq!(status, 404, "{reply}");
     assert!(!log.text().contains("answered directly"), "{}", log.text());
+    running.stop().await;
+}
+
+/// Opens a session on `url` as a client on 2025-11-25 does; its id.
+async fn open_session(url: &str) -> String {
+    let initialize = json!({ "jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": { "name": "direct-test", "version": "1" } } });
+    let mut request = http::Request::post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream");
+    request = request.header("mcp-protocol-version", "2025-11-25");
+    let client = Client::builder(TokioExecutor::new()).build_http::<Full<Bytes>>();
+    let request =
+        (request.body(Full::new(Bytes::from(initialize.to_string())))).expect("a valid request");
+    let response = client.request(request).await.expect("the server answers");
+    assert_eq!(response.status(), 200, "{response:?}");
+    let session = response.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let initialized = json!({ "jsonrpc": "2.0", "method": "notifications/initialized" });
+    let sent = post_in(
+        url,
+        Some(&session),
+        initialized.to_string().as_bytes(),
+        Some("2025-11-25"),
+        false,
+    )
+    .await;
+    assert_eq!(sent.0, 202, "{sent:?}");
+    session
+}
+
+/// The messages of an SSE body: each event's data, events without data skipped.
+fn messages(body: &str) -> Vec<Value> {
+    (body.split("\n\n"))
+        .filter_map(|event| {
+            let data: Vec<&str> = (event.lines())
+                .filter_map(|line| line.strip_prefix("data:"))
+                .map(|data| data.strip_prefix(' ').unwrap_or(data))
+                .collect();
+            let data = data.join("\n");
+            (!data.trim().is_empty()).then(|| serde_json::from_str(&data).expect("JSON data"))
+        })
+        .collect()
+}
+
+/// A response as it is compared between the two paths in a session: status, headers but
+/// the length of the body (rmcp streams its body, chunked), and the stream's messages.
+fn in_session(response: Response) -> (u16, Vec<(String, String)>, Vec<Value>) {
+    let (status, headers, body) = response;
+    let headers = (headers.into_iter())
+        .filter(|(name, _)| name != "content-length" && name != "transfer-encoding")
+        .collect();
+    (status, headers, messages(&body))
+}
+
+#[tokio::test]
+async fn a_call_in_a_session_answered_directly_gets_the_message_rmcp_sends() {
+    let log = Captured::default();
+    let _guard = log.install("mcp_tool=trace");
+    let running = Running::start(Server::from_registry("http-direct", "1").build().unwrap()).await;
+    let url = running.url();
+    let session = open_session(&url).await;
+    let answered_directly = || log.text().matches("answered directly").count();
+    let version = Some("2025-11-25");
+    let mut sent = 0;
+    for body in direct_corpus() {
+        let body = body.as_bytes();
+        let through_rmcp = post_in(&url, Some(&session), body, version, true).await;
+        assert_eq!(answered_directly(), sent, "with an Origin, rmcp answers");
+        assert!(
+            through_rmcp.2.starts_with("data: \nid: "),
+            "rmcp primes its stream: {through_rmcp:?}"
+        );
+        let directly = post_in(&url, Some(&session), body, version, false).await;
+        sent += 1;
+        let said = String::from_utf8_lossy(body);
+        assert_eq!(answered_directly(), sent, "answered directly: {said}");
+        // One event, without an id: the stream cannot be resumed, and needs not be.
+        assert!(directly.2.starts_with("data: {"), "{directly:?}");
+        assert_eq!(directly.2.matches("\n\n").count(), 1, "{directly:?}");
+        let (directly, through_rmcp) = (in_session(directly), in_session(through_rmcp));
+        assert_eq!(directly, through_rmcp, "the same response to {said}");
+        assert_eq!(directly.0, 200, "{said}: {directly:?}");
+        assert_eq!(directly.2.len(), 1, "{said}: {directly:?}");
+        let reply = directly.2[0].to_string();
+        for secret in ["hunter2", "sk-live-0123456789abcdef"] {
+            assert!(!reply.contains(secret), "{said}: {reply}");
+        }
+    }
+    for body in rmcp_corpus() {
+        let through_rmcp = post_in(&url, Some(&session), body.as_bytes(), version, true).await;
+        let without_origin = post_in(&url, Some(&session), body.as_bytes(), version, false).await;
+        assert_eq!(
+            in_session(without_origin),
+            in_session(through_rmcp),
+            "the same response to {body}"
+        );
+        assert_eq!(answered_directly(), sent, "rmcp answers {body}");
+    }
+    running.stop().await;
+}
+
+#[tokio::test]
+async fn a_call_answered_directly_in_a_session_ends_when_the_client_cancels_it() {
+    let log = Captured::default();
+    let _guard = log.install("mcp_tool=trace");
+    let running = Running::start(Server::from_registry("http-direct", "1").build().unwrap()).await;
+    let url = running.url();
+    let session = open_session(&url).await;
+    let ended_before = ENDED_EARLY.load(Ordering::SeqCst);
+    let body = call(
+        json!("slow-1"),
+        json!({ "name": "wait", "arguments": { "ms": 20_000 } }),
+    );
+    let started = Instant::now();
+    let calling = tokio::spawn({
+        let (url, session) = (url.clone(), session.clone());
+        async move {
+            post_in(
+                &url,
+                Some(&session),
+                body.as_bytes(),
+                Some("2025-11-25"),
+                false,
+            )
+            .await
+        }
+    });
+    // The call is under way (answered here) before it is cancelled.
+    while !log.text().contains("answered directly") {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let cancel = json!({ "jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": { "requestId": "slow-1", "reason": "the user went away" } });
+    let sent = post_in(
+        &url,
+        Some(&session),
+        cancel.to_string().as_bytes(),
+        Some("2025-11-25"),
+        false,
+    )
+    .await;
+    assert_eq!(sent.0, 202, "{sent:?}");
+    let (status, headers, body) = calling.await.unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "the call ended when cancelled"
+    );
+    assert_eq!(status, 200);
+    assert!(
+        headers.contains(&("content-type".to_owned(), "text/event-stream".to_owned())),
+        "{headers:?}"
+    );
+    assert_eq!(
+        messages(&body),
+        Vec::<Value>::new(),
+        "no reply to a cancelled call: {body}"
+    );
+    assert_eq!(
+        ENDED_EARLY.load(Ordering::SeqCst),
+        ended_before + 1,
+        "the tool's future was dropped"
+    );
+    // The session goes on: a call of the same id is answered.
+    let again = call(
+        json!("slow-1"),
+        json!({ "name": "wait", "arguments": { "ms": 1 } }),
+    );
+    let reply = post_in(
+        &url,
+        Some(&session),
+        again.as_bytes(),
+        Some("2025-11-25"),
+        false,
+    )
+    .await;
+    assert_eq!(
+        messages(&reply.2)[0]["result"]["content"][0]["text"],
+        "waited 1 ms",
+        "{reply:?}"
+    );
+    running.stop().await;
+}
+
+#[tokio::test]
+async fn a_call_answered_directly_in_a_session_ends_with_its_session() {
+    let running = Running::start(Server::from_registry("http-direct", "1").build().unwrap()).await;
+    let url = running.url();
+    let session = open_session(&url).await;
+    let body = call(
+        json!(7),
+        json!({ "name": "wait", "arguments": { "ms": 20_000 } }),
+    );
+    let started = Instant::now();
+    let calling = tokio::spawn({
+        let (url, session) = (url.clone(), session.clone());
+        async move {
+            let request = http::Request::post(&url)
+                .header("content-type", "application/json")
+                .header("accept", "application/json, text/event-stream")
+                .header("mcp-protocol-version", "2025-11-25")
+                .header("mcp-session-id", &session);
+            let client = Client::builder(TokioExecutor::new()).build_http::<Full<Bytes>>();
+            let response = client
+                .request(request.body(Full::new(Bytes::from(body))).unwrap())
+                .await
+                .unwrap();
+            // The head comes at once, before the reply: a proxy sees a live stream.
+            let head_after = started.elapsed();
+            let body = response.into_body().collect().await.unwrap().to_bytes();
+            (head_after, String::from_utf8_lossy(&body).into_owned())
+        }
+    });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let client = Client::builder(TokioExecutor::new()).build_http::<Full<Bytes>>();
+    let delete = http::Request::delete(&url)
+        .header("mcp-session-id", &session)
+        .header("mcp-protocol-version", "2025-11-25")
+        .body(Full::new(Bytes::new()))
+        .unwrap();
+    let deleted = client.request(delete).await.unwrap();
+    assert!(deleted.status().is_success(), "{deleted:?}");
+    let (head_after, body) = calling.await.unwrap();
+    assert!(
+        head_after < Duration::from_millis(300),
+        "the head came before the session ended: {head_after:?}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "the call ended with its session"
+    );
+    assert_eq!(messages(&body), Vec::<Value>::new(), "{body}");
+    running.stop().await;
+}
+
+#[tokio::test]
+async fn calls_answered_directly_keep_their_session_from_its_idle_timeout() {
+    let idle = Duration::from_millis(600);
+    let server = Server::from_registry("http-direct", "1").session_idle_timeout(idle);
+    let running = Running::start(server.build().unwrap()).await;
+    let url = running.url();
+    let session = open_session(&url).await;
+    let body = call(
+        json!(1),
+        json!({ "name": "add", "arguments": { "a": 2, "b": 3 } }),
+    );
+    let version = Some("2025-11-25");
+    // Three idle timeouts of calls, each well within one.
+    let until = Instant::now() + idle * 3;
+    while Instant::now() < until {
+        let reply = post_in(&url, Some(&session), body.as_bytes(), version, false).await;
+        assert_eq!(reply.0, 200, "the session is still open: {reply:?}");
+        assert_eq!(
+            messages(&reply.2)[0]["result"]["structuredContent"]["result"],
+            5
+        );
+        tokio::time::sleep(idle / 6).await;
+    }
+    // Then idle past its timeout: it ends, as one whose calls rmcp served.
+    tokio::time::sleep(idle * 2).await;
+    let reply = post_in(&url, Some(&session), body.as_bytes(), version, false).await;
+    assert_eq!(reply.0, 404, "the idle session ended: {reply:?}");
     running.stop().await;
 }

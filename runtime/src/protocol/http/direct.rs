@@ -1,21 +1,26 @@
-//! Stateless `tools/call` requests answered here, without `rmcp`'s service for one request.
+//! `tools/call` requests answered here, without `rmcp`'s service for one request or its
+//! session worker.
 //!
 //! In stateless mode `rmcp` answers a POST by decoding it into its `ClientJsonRpcMessage`,
 //! checking its headers, and serving the one request on a service of its own (a one-shot
-//! transport, a spawned task and the channels between them). For the request most POSTs
-//! are, a `tools/call` of a tool that sends the client nothing while it runs, all of that
-//! reaches the answer a direct call of the tool gives. Such a request is decoded with
-//! [`wire`], run by the server's one call driver, and its reply written as `rmcp` writes
-//! it, byte for byte (`runtime/tests/http_direct.rs` holds the two paths to the same
-//! responses).
+//! transport, a spawned task and the channels between them). In a session, it hands the
+//! request to the session's worker, which opens a channel for the request's stream, hands
+//! it on to the session's service loop, which spawns a task for it, and sends the reply
+//! back the same way, cached for a client that resumes. For the request most POSTs are, a
+//! `tools/call` of a tool that sends the client nothing while it runs, all of that reaches
+//! the answer a direct call of the tool gives. Such a request is decoded with [`wire`],
+//! run by the server's one call driver, and its reply written as `rmcp` writes it
+//! (`runtime/tests/http_direct.rs` holds the two paths to the same responses): in JSON,
+//! byte for byte, without sessions; in a session, as the one event of an SSE stream,
+//! with the same headers and the same message.
 //!
 //! A request is answered here only when every check `rmcp` makes of it is known to pass,
 //! and the answer cannot depend on what this path leaves out; anything else goes to `rmcp`
 //! unchanged. So it takes:
 //!
-//! - a server without sessions; with authorization, a request whose token the guard
-//!   verified and whose message it decoded and checked against the token's scopes (the
-//!   message it checked is the one answered, not decoded again);
+//! - with authorization, a request whose token the guard verified and whose message it
+//!   decoded and checked against the token's scopes (the message it checked is the one
+//!   answered, not decoded again);
 //! - a `Host` that `rmcp` allows (judged as `rmcp` judges it), and no `Origin` header;
 //! - one `Accept` header, a plain list naming `application/json` and `text/event-stream`,
 //!   and a JSON `Content-Type`;
@@ -23,21 +28,40 @@
 //!   on a request carries its lifecycle and its standard headers, which `rmcp` checks);
 //! - a body that decodes as a `tools/call` request without a protocol version in its
 //!   `_meta` (and begins with no byte order mark, which `rmcp` refuses), of a tool that
-//!   takes no `Context` and never runs as a task, or of no tool.
+//!   takes no `Context` and never runs as a task, or of no tool;
+//! - on a server with sessions, the id of a session whose `initialize` was answered, in
+//!   which no call of the same request id is under way.
+//!
+//! In a session, a call answered here is one the client can cancel (its
+//! `notifications/cancelled` is read here, then handed on to `rmcp` as before) and that
+//! ends with its session; it keeps the session from its idle timeout as a call `rmcp`
+//! serves does. Its stream carries no event ids, so it cannot be resumed: a tool that sends
+//! nothing before its reply has no event before the reply to resume after. A call that
+//! does not finish at once gets its response head straight away and an SSE comment every
+//! 15 seconds until its reply, as `rmcp` keeps a stream alive, so that a proxy between
+//! does not end it; a client that goes away ends the call.
+
+use std::convert::Infallible;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::task::{Context as TaskContext, Poll};
+use std::time::Duration;
 
 use bytes::Bytes;
 use http::request::Parts;
 use http::{HeaderMap, Response, StatusCode, header};
 use http_body_util::{BodyExt as _, Full};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, ClientJsonRpcMessage, ClientRequest, JsonRpcRequest,
-    ProtocolVersion, RequestMetaObject, ServerJsonRpcMessage, ServerResult,
+    CallToolRequestParams, CallToolResponse, ClientJsonRpcMessage, ClientNotification,
+    ClientRequest, JsonRpcNotification, JsonRpcRequest, ProtocolVersion, RequestMetaObject,
+    ServerJsonRpcMessage, ServerResult,
 };
 use tokio_util::sync::CancellationToken;
 
 use super::Boxed;
+use super::SESSION_ID_HEADER;
 use super::allowed::AllowedHosts;
-use std::sync::Arc;
+use super::sessions::{BoundedSessions, DirectCall};
 
 use crate::model::{Auth, RequestId};
 use crate::protocol::bridge;
@@ -51,22 +75,37 @@ use crate::server::tool_server::{Refusal, ToolServer};
 /// The method answered here, as a request's body spells it.
 const CALL: &[u8] = b"\"tools/call\"";
 
-/// What answers stateless `tools/call` requests directly: the hosts allowed, as `rmcp`
-/// reads them. Made only for a stateless server.
+/// The notification read here in a session, as a body spells it.
+const CANCELLED: &[u8] = b"\"notifications/cancelled\"";
+
+/// How long a call's SSE stream goes without an event before a comment keeps it alive:
+/// `rmcp`'s interval.
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+/// What answers `tools/call` requests directly: the hosts allowed, as `rmcp` reads them,
+/// and the sessions on a server with sessions.
 #[derive(Debug, Clone)]
 pub(super) struct Direct {
     /// The hosts the server serves.
     hosts: AllowedHosts,
     /// Cancelled when the server stops: a call still running then is answered as
-    /// `rmcp` answers it, with `500`.
+    /// `rmcp` answers it, with `500` without sessions, and with the end of its stream in
+    /// a session.
     stop: CancellationToken,
+    /// The server's sessions, on a server with sessions: a call is answered in one.
+    sessions: Option<Arc<BoundedSessions>>,
 }
 
 impl Direct {
-    pub(super) fn new(allowed_hosts: &[String], stop: CancellationToken) -> Self {
+    pub(super) fn new(
+        allowed_hosts: &[String],
+        stop: CancellationToken,
+        sessions: Option<Arc<BoundedSessions>>,
+    ) -> Self {
         Self {
             hosts: AllowedHosts::new(allowed_hosts),
             stop,
+            sessions,
         }
     }
 
@@ -89,7 +128,9 @@ impl Direct {
     ) -> Option<Response<Boxed>> {
         // Any other message is left to rmcp undecoded; one that spells its method with
         // escapes is too.
-        if !body.windows(CALL.len()).any(|window| window == CALL) {
+        let names = |method: &[u8]| body.windows(method.len()).any(|window| window == method);
+        let cancels = self.sessions.is_some() && names(CANCELLED);
+        if !(names(CALL) || cancels) {
             return None;
         }
         // rmcp refuses a body that begins with a byte order mark, which ours would skip.
@@ -118,22 +159,51 @@ impl Direct {
                 request: ClientRequest::CallToolRequest(call),
                 ..
             }) => (id, call),
-            other => return Err(Box::new(other)),
+            other => {
+                self.read_cancellation(&other, parts);
+                return Err(Box::new(other));
+            }
+        };
+        let hand_on = |call, id| {
+            let request = ClientRequest::CallToolRequest(call);
+            Err(Box::new(ClientJsonRpcMessage::request(request, id)))
         };
         // rmcp keeps a request's `_meta` among its extensions.
         let own_version = (call.extensions.get::<RequestMetaObject>())
             .is_some_and(|meta| meta.0.0.contains_key(PROTOCOL_VERSION_KEY));
         if own_version || (server.find(&call.params.name)).is_some_and(|tool| !tool.reply_only()) {
-            let request = ClientRequest::CallToolRequest(call);
-            return Err(Box::new(ClientJsonRpcMessage::request(request, id)));
+            return hand_on(call, id);
         }
+        let in_session = match &self.sessions {
+            Some(sessions) => {
+                let session = session_of(parts);
+                let begun = match session {
+                    Some(session) => sessions.begin_call(session, &id).await,
+                    None => None,
+                };
+                match begun {
+                    Some(begun) => Some(begun),
+                    None => return hand_on(call, id),
+                }
+            }
+            None => None,
+        };
         let meta = call.extensions.remove::<RequestMetaObject>();
-        tracing::trace!(tool = %call.params.name, "a stateless tools/call answered directly");
-        let origin = Stateless {
+        tracing::trace!(
+            tool = %call.params.name,
+            session = in_session.is_some(),
+            "a tools/call answered directly"
+        );
+        let protocol_version = match &in_session {
+            Some(begun) => Some(begun.protocol_version.to_string()),
+            None => (parts.headers.get("mcp-protocol-version"))
+                .and_then(|version| version.to_str().ok().map(str::to_owned)),
+        };
+        let origin = Incoming {
+            session: in_session.as_ref().map(|begun| begun.session().to_owned()),
             id: bridge::request_id(&id),
             meta: meta.map(|meta| meta.0.0).unwrap_or_default(),
-            protocol_version: (parts.headers.get("mcp-protocol-version"))
-                .and_then(|version| version.to_str().ok().map(str::to_owned)),
+            protocol_version,
             client_address: address_of(parts),
             caller,
             trace_headers: match spans::listening() {
@@ -144,7 +214,8 @@ impl Direct {
                 false => [None, None, None],
             },
         };
-        let running = async {
+        let server = server.clone();
+        let running = async move {
             if server.unobserved() {
                 call_directly(server.clone(), call.params, origin).await
             } else {
@@ -153,15 +224,74 @@ impl Direct {
                     .await
             }
         };
+        if let Some(begun) = in_session {
+            return Ok(self.answer_in_session(running, id, begun).await);
+        }
         let answered = tokio::select! {
+            biased;
             answered = running => answered,
             () = self.stop.cancelled() => return Ok(stopped()),
         };
-        let message = match answered {
-            Ok(response) => reply(response, id),
-            Err(error) => ServerJsonRpcMessage::error(error, Some(id)),
+        Ok(json(&answer(answered, id)))
+    }
+
+    /// The SSE response to a call in a session: whole, when the call finishes at once;
+    /// else its head at once, and the reply when it comes.
+    async fn answer_in_session(
+        &self,
+        running: impl Future<Output = Result<CallToolResponse, rmcp::model::ErrorData>> + Send + 'static,
+        id: rmcp::model::RequestId,
+        begun: DirectCall,
+    ) -> Response<Boxed> {
+        let stop = self.stop.clone();
+        let event = async move {
+            let answered = tokio::select! {
+                biased;
+                answered = running => answered,
+                // The client cancelled the call, or its session or the server ended: the
+                // stream ends without a reply, as the specification asks.
+                () = begun.cancelled.cancelled() => return None,
+                () = stop.cancelled() => return None,
+            };
+            drop(begun);
+            Some(event(&answer(answered, id)))
         };
-        Ok(json(&message))
+        let mut event: Pending = Box::pin(event);
+        let at_once = std::future::poll_fn(|cx| Poll::Ready(event.as_mut().poll(cx))).await;
+        let body = match at_once {
+            Poll::Ready(event) => Full::new(event.unwrap_or_default()).boxed(),
+            Poll::Pending => Stream {
+                event: Some(Mutex::new(event)),
+                keep_alive: tokio::time::interval_at(
+                    tokio::time::Instant::now() + KEEP_ALIVE,
+                    KEEP_ALIVE,
+                ),
+            }
+            .boxed(),
+        };
+        let mut response = Response::new(body);
+        let headers = response.headers_mut();
+        let value = header::HeaderValue::from_static;
+        headers.insert(header::CONTENT_TYPE, value("text/event-stream"));
+        headers.insert(header::CACHE_CONTROL, value("no-cache"));
+        headers.insert("x-accel-buffering", value("no"));
+        response
+    }
+
+    /// Cancels the call `message` names, when it is `notifications/cancelled` for a call
+    /// being answered here in the request's session.
+    fn read_cancellation(&self, message: &ClientJsonRpcMessage, parts: &Parts) {
+        let (Some(sessions), Some(session)) = (&self.sessions, session_of(parts)) else {
+            return;
+        };
+        if let ClientJsonRpcMessage::Notification(JsonRpcNotification {
+            notification: ClientNotification::CancelledNotification(cancelled),
+            ..
+        }) = message
+            && let Some(request) = &cancelled.params.request_id
+        {
+            sessions.cancel_call(session, request);
+        }
     }
 
     /// `rmcp`'s check of the `Host` header, for a request it lets through: present, an
@@ -172,11 +302,82 @@ impl Direct {
     }
 }
 
-/// A stateless call answered here, once it passed the pipeline.
+/// The reply of a call, encoded as one SSE event, or `None` when it ended without one.
+type Pending = Pin<Box<dyn Future<Output = Option<Bytes>> + Send>>;
+
+/// The body of a call's SSE stream while it runs: a comment every [`KEEP_ALIVE`], then
+/// the reply.
+struct Stream {
+    /// Taken once it has given its event. (A `Mutex` only to be `Sync`, as bodies are:
+    /// the body is polled through `&mut`, which needs no lock.)
+    event: Option<Mutex<Pending>>,
+    keep_alive: tokio::time::Interval,
+}
+
+impl http_body::Body for Stream {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut TaskContext<'_>,
+    ) -> Poll<Option<Result<http_body::Frame<Bytes>, Infallible>>> {
+        let Some(event) = self.event.as_mut() else {
+            return Poll::Ready(None);
+        };
+        let event = event
+            .get_mut()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Poll::Ready(event) = event.as_mut().poll(cx) {
+            self.event = None;
+            return Poll::Ready(event.map(|event| Ok(http_body::Frame::data(event))));
+        }
+        match self.keep_alive.poll_tick(cx) {
+            Poll::Ready(_) => Poll::Ready(Some(Ok(http_body::Frame::data(Bytes::from_static(
+                b":\n\n",
+            ))))),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.event.is_none()
+    }
+}
+
+/// The session a request names.
+fn session_of(parts: &Parts) -> Option<&str> {
+    (parts.headers.get(SESSION_ID_HEADER)).and_then(|id| id.to_str().ok())
+}
+
+/// The message that answers the request `id` with `answered`.
+fn answer(
+    answered: Result<CallToolResponse, rmcp::model::ErrorData>,
+    id: rmcp::model::RequestId,
+) -> ServerJsonRpcMessage {
+    match answered {
+        Ok(response) => reply(response, id),
+        Err(error) => ServerJsonRpcMessage::error(error, Some(id)),
+    }
+}
+
+/// `message` as an SSE event, as `rmcp` writes its data (without an event id).
+fn event(message: &ServerJsonRpcMessage) -> Bytes {
+    let mut event = b"data: ".to_vec();
+    if let Err(error) = serde_json::to_writer(&mut event, message) {
+        // Not reached: every message rmcp can hold encodes.
+        tracing::error!(%error, "a reply could not be encoded");
+        return Bytes::new();
+    }
+    event.extend_from_slice(b"\n\n");
+    Bytes::from(event)
+}
+
+/// A call answered here, once it passed the pipeline.
 async fn call_directly(
     server: ToolServer,
     params: CallToolRequestParams,
-    _origin: Stateless,
+    _origin: Incoming,
 ) -> Result<CallToolResponse, rmcp::model::ErrorData> {
     // Found again past the pipeline: a tool added since in its place runs without a
     // session, as `ToolServer::call` runs one.
@@ -200,8 +401,10 @@ async fn call_directly(
     }
 }
 
-/// A stateless request answered here, as the pipeline reads it: no session.
-struct Stateless {
+/// A request answered here, as the pipeline reads it.
+struct Incoming {
+    /// The session it came in, on a server with sessions.
+    session: Option<String>,
     caller: Option<std::sync::Arc<Auth>>,
     /// The HTTP request's trace context headers, read when a subscriber listens.
     trace_headers: [Option<String>; 3],
@@ -211,9 +414,9 @@ struct Stateless {
     client_address: Option<std::net::SocketAddr>,
 }
 
-impl Origin for Stateless {
+impl Origin for Incoming {
     fn session(&self) -> Option<&str> {
-        None
+        self.session.as_deref()
     }
 
     fn protocol_version(&self) -> Option<String> {
@@ -342,7 +545,7 @@ mod tests {
         }
         let (parts, ()) = request.body(()).unwrap().into_parts();
         let hosts: Vec<String> = hosts.iter().map(|host| (*host).to_owned()).collect();
-        Direct::new(&hosts, CancellationToken::new()).admits(&parts)
+        Direct::new(&hosts, CancellationToken::new(), None).admits(&parts)
     }
 
     #[test]

@@ -5,8 +5,8 @@
 //! POST body (bounded by the server's message size and body timeout), and turns the
 //! plain-text refusals `rmcp` sends (a body that is not JSON gets `415` and a sentence)
 //! into JSON-RPC errors a client can read, decoding the body with [`wire`] on that
-//! failure path only. [`direct`] answers the stateless `tools/call` requests whose
-//! answer `rmcp`'s service for one request would not change, without it; [`sessions`]
+//! failure path only. [`direct`] answers the `tools/call` requests whose answer
+//! `rmcp`'s service for one request or its session worker would not change, without them; [`sessions`]
 //! bounds `rmcp`'s sessions; [`serve`] serves the endpoint on a listener, bounding
 //! connections and the time their requests take.
 
@@ -117,9 +117,8 @@ struct Endpoint {
     guard: Option<guard::Guard>,
     /// The sessions, each bound to the caller that opened it.
     sessions: Arc<BoundedSessions>,
-    /// What answers stateless `tools/call` requests without `rmcp`'s service, on a
-    /// stateless server.
-    direct: Option<direct::Direct>,
+    /// What answers `tools/call` requests without `rmcp`'s service.
+    direct: direct::Direct,
     server: ToolServer,
 }
 
@@ -161,12 +160,13 @@ impl HttpService {
             config = config.with_sse_keep_alive(None);
         }
         let guard = guard::Guard::new(server, options);
-        let direct = (options.stateless).then(|| direct::Direct::new(&options.allowed_hosts, stop));
         let for_rmcp = server.clone();
         let sessions = Arc::new(BoundedSessions::new(
             options.max_sessions,
             options.session_idle_timeout,
         ));
+        let in_sessions = (!options.stateless).then(|| Arc::clone(&sessions));
+        let direct = direct::Direct::new(&options.allowed_hosts, stop, in_sessions);
         let inner = StreamableHttpService::new(
             move || Ok(for_rmcp.session()),
             Arc::clone(&sessions),
@@ -231,11 +231,9 @@ impl Endpoint {
             },
             _ => None,
         };
-        if let Some(direct) = &self.direct
-            && direct.admits(&parts)
-        {
+        if self.direct.admits(&parts) {
             // Boxed, as rmcp's answer is below, to keep this future small.
-            let direct = self.answer_directly(direct, checked, auth.clone(), &bytes, &parts);
+            let direct = self.answer_directly(checked, auth.clone(), &bytes, &parts);
             match Box::pin(direct).await {
                 Ok(response) => return answered(response, answering),
                 Err(unanswered) => checked = unanswered,
@@ -292,23 +290,23 @@ impl Endpoint {
         }
     }
 
-    /// The response of the direct path to a stateless request: to the message the guard
-    /// checked on a server with authorization, else to the body; or what `rmcp` is to
-    /// read, when the direct path does not answer it.
+    /// The response of the direct path to a request: to the message the guard checked on
+    /// a server with authorization, else to the body; or what `rmcp` is to read, when the
+    /// direct path does not answer it.
     async fn answer_directly(
         &self,
-        direct: &direct::Direct,
         checked: Option<Box<ClientJsonRpcMessage>>,
         caller: Option<Arc<crate::model::Auth>>,
         bytes: &[u8],
         parts: &http::request::Parts,
     ) -> Result<Response<Boxed>, Option<Box<ClientJsonRpcMessage>>> {
         match checked {
-            Some(message) => (direct
+            Some(message) => (self
+                .direct
                 .answer_message(&self.server, message, parts, caller)
                 .await)
                 .map_err(Some),
-            None => (direct.answer(&self.server, bytes, parts).await).ok_or(None),
+            None => (self.direct.answer(&self.server, bytes, parts).await).ok_or(None),
         }
     }
 }

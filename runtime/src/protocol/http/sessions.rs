@@ -7,6 +7,12 @@
 //! is told to the request that asked for the session, so that it can be answered
 //! `503 Service Unavailable` rather than `rmcp`'s `500` for a failed session.
 //!
+//! The calls [`direct`](super::direct) answers in a session, without `rmcp`'s session
+//! worker, are kept here too: each open session's negotiated protocol version, the calls
+//! under way in it (which the client's `notifications/cancelled` ends, and the session's
+//! end), and when `rmcp`'s worker was last told the session is in use, so that its idle
+//! timer counts those calls as it counts the ones it serves.
+//!
 //! A session costs about 60 kB resident, nearly all of it `rmcp`'s (heaptrack): its worker,
 //! its service loop and its peer talk over tokio channels, each of which allocates a block
 //! of 32 message slots when it opens, 11 to 25 kB for `rmcp`'s message types, and touches
@@ -15,16 +21,17 @@
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use futures::Stream;
-use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
+use rmcp::model::{ClientJsonRpcMessage, RequestId, ServerJsonRpcMessage, ServerResult};
 use rmcp::transport::streamable_http_server::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::{
     LocalSessionManager, LocalSessionManagerError,
 };
 use rmcp::transport::streamable_http_server::session::{ServerSseMessage, SessionId};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio_util::sync::CancellationToken;
 
 tokio::task_local! {
     /// Set for the request being answered when a session it asked for was refused.
@@ -58,15 +65,45 @@ pub(crate) enum SessionsError {
     Local(#[from] LocalSessionManagerError),
 }
 
+/// A request-wise channel `rmcp`'s worker never opens (it numbers them from 0): closing
+/// it changes nothing, and tells the worker that its session is in use.
+const NO_CHANNEL: u64 = u64::MAX;
+
 /// `rmcp`'s [`LocalSessionManager`], holding at most `max` sessions at once.
 #[derive(Debug)]
 pub(crate) struct BoundedSessions {
     local: LocalSessionManager,
     max: usize,
     slots: Arc<Semaphore>,
-    /// Each open session's slot, given back when it closes, and the caller that opened
-    /// it on a server with authorization, to whom the session is bound.
-    held: Mutex<HashMap<SessionId, (OwnedSemaphorePermit, Option<String>)>>,
+    /// How often, at most, `rmcp`'s worker is told that a session is in use by the calls
+    /// answered directly: a tenth of the idle timeout, and at least once a second, so
+    /// that a session ends no sooner than that much before its idle timeout.
+    tell_every: Duration,
+    held: Mutex<HashMap<SessionId, Held>>,
+}
+
+/// What is kept of an open session.
+#[derive(Debug)]
+struct Held {
+    /// Its slot, given back when it closes.
+    _slot: OwnedSemaphorePermit,
+    /// The caller that opened it on a server with authorization, to whom it is bound.
+    owner: Option<String>,
+    /// Once its `initialize` was answered: what calls answered directly need of it.
+    live: Option<Live>,
+}
+
+/// An initialized session, as the calls answered directly in it see it.
+#[derive(Debug)]
+struct Live {
+    id: SessionId,
+    protocol_version: Arc<str>,
+    /// Cancelled when the session ends.
+    ended: CancellationToken,
+    /// The calls answered directly that are under way, by their request's id.
+    calls: HashMap<RequestId, CancellationToken>,
+    /// When `rmcp`'s worker was last told the session is in use.
+    told: Instant,
 }
 
 impl BoundedSessions {
@@ -78,22 +115,109 @@ impl BoundedSessions {
             local,
             max,
             slots: Arc::new(Semaphore::new(max)),
+            tell_every: (idle / 10).min(Duration::from_secs(1)),
             held: Mutex::new(HashMap::new()),
         }
     }
 
     /// The caller that opened the session `id`, when it is open and was opened by one.
     pub(crate) fn owner(&self, id: &str) -> Option<String> {
-        self.held().get(id).and_then(|(_, owner)| owner.clone())
+        self.held().get(id).and_then(|held| held.owner.clone())
     }
 
-    fn held(
-        &self,
-    ) -> std::sync::MutexGuard<'_, HashMap<SessionId, (OwnedSemaphorePermit, Option<String>)>> {
+    /// Registers the call `request` of the session `id`, to be answered directly: `None`
+    /// when the session is unknown, not yet initialized, or has a call of that id under
+    /// way (`rmcp` then answers it, as it answers any request of such a session).
+    pub(crate) async fn begin_call(
+        self: &Arc<Self>,
+        id: &str,
+        request: &RequestId,
+    ) -> Option<DirectCall> {
+        let (call, tell) = {
+            let mut held = self.held();
+            let live = held.get_mut(id)?.live.as_mut()?;
+            if live.calls.contains_key(request) {
+                return None;
+            }
+            let cancelled = live.ended.child_token();
+            live.calls.insert(request.clone(), cancelled.clone());
+            let now = Instant::now();
+            let tell = now.duration_since(live.told) >= self.tell_every;
+            if tell {
+                live.told = now;
+            }
+            let call = DirectCall {
+                sessions: Arc::clone(self),
+                session: Arc::clone(&live.id),
+                request: request.clone(),
+                cancelled,
+                protocol_version: Arc::clone(&live.protocol_version),
+            };
+            (call, tell)
+        };
+        if tell {
+            self.tell_in_use(&call.session).await;
+        }
+        Some(call)
+    }
+
+    /// Cancels the call `request` of the session `id`, when it is being answered
+    /// directly: the client sent `notifications/cancelled` for it.
+    pub(crate) fn cancel_call(&self, id: &str, request: &RequestId) {
+        let mut held = self.held();
+        let live = held.get_mut(id).and_then(|held| held.live.as_mut());
+        if let Some(call) = live.and_then(|live| live.calls.remove(request)) {
+            call.cancel();
+        }
+    }
+
+    /// Tells `rmcp`'s worker of the session `id` that it is in use, which restarts its
+    /// idle timer: an event it handles, that changes nothing.
+    async fn tell_in_use(&self, id: &SessionId) {
+        let handle = self.local.sessions.read().await.get(id).cloned();
+        if let Some(handle) = handle {
+            // A session that ended meanwhile has no timer to restart.
+            let _ = handle.close_request_wise_channel(NO_CHANNEL).await;
+        }
+    }
+
+    fn held(&self) -> std::sync::MutexGuard<'_, HashMap<SessionId, Held>> {
         // The map stays whole whatever a panicking holder did: each step is one call.
         self.held
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// A call being answered directly in a session; it leaves the session's calls under way
+/// when dropped.
+#[derive(Debug)]
+pub(crate) struct DirectCall {
+    sessions: Arc<BoundedSessions>,
+    session: SessionId,
+    request: RequestId,
+    /// Cancelled when the client cancels the call, or the session ends.
+    pub(crate) cancelled: CancellationToken,
+    /// The protocol version the session negotiated.
+    pub(crate) protocol_version: Arc<str>,
+}
+
+impl DirectCall {
+    /// The id of the session the call came in.
+    pub(crate) fn session(&self) -> &str {
+        &self.session
+    }
+}
+
+impl Drop for DirectCall {
+    fn drop(&mut self) {
+        let mut held = self.sessions.held();
+        let live = held
+            .get_mut(&self.session)
+            .and_then(|held| held.live.as_mut());
+        if let Some(live) = live {
+            live.calls.remove(&self.request);
+        }
     }
 }
 
@@ -109,7 +233,12 @@ impl SessionManager for BoundedSessions {
         };
         let (id, transport) = self.local.create_session().await?;
         let owner = CALLER.try_with(Clone::clone).ok().flatten();
-        self.held().insert(id.clone(), (slot, owner));
+        let held = Held {
+            _slot: slot,
+            owner,
+            live: None,
+        };
+        self.held().insert(id.clone(), held);
         Ok((id, transport))
     }
 
@@ -118,7 +247,20 @@ impl SessionManager for BoundedSessions {
         id: &SessionId,
         message: ClientJsonRpcMessage,
     ) -> Result<ServerJsonRpcMessage, Self::Error> {
-        Ok(self.local.initialize_session(id, message).await?)
+        let response = self.local.initialize_session(id, message).await?;
+        if let ServerJsonRpcMessage::Response(answer) = &response
+            && let ServerResult::InitializeResult(result) = &answer.result
+            && let Some(held) = self.held().get_mut(id)
+        {
+            held.live = Some(Live {
+                id: id.clone(),
+                protocol_version: Arc::from(result.protocol_version.as_str()),
+                ended: CancellationToken::new(),
+                calls: HashMap::new(),
+                told: Instant::now(),
+            });
+        }
+        Ok(response)
     }
 
     async fn has_session(&self, id: &SessionId) -> Result<bool, Self::Error> {
@@ -128,7 +270,10 @@ impl SessionManager for BoundedSessions {
     async fn close_session(&self, id: &SessionId) -> Result<(), Self::Error> {
         let closed = self.local.close_session(id).await;
         // Called again when the session's task ends: the slot is given back once.
-        self.held().remove(id);
+        let held = self.held().remove(id);
+        if let Some(live) = held.and_then(|held| held.live) {
+            live.ended.cancel();
+        }
         Ok(closed?)
     }
 
