@@ -20,7 +20,7 @@ use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
 use mcp_tool::{Server, ToolError, mcp_tool};
 use serde_json::{Value, json};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Adds two integers and returns their sum.
@@ -62,16 +62,22 @@ async fn tell(ctx: mcp_tool::Context) -> String {
     "told".to_owned()
 }
 
-/// How many calls of `wait` ended before their time: their future was dropped.
-static ENDED_EARLY: AtomicUsize = AtomicUsize::new(0);
+/// The calls of `wait` that ended before their time (their future was dropped), by the
+/// time they were to wait: each test waits a time of its own.
+static ENDED_EARLY: Mutex<Vec<u64>> = Mutex::new(Vec::new());
 
-/// Counts a call of `wait` that is dropped before it finishes.
-struct EndsEarly(bool);
+/// Whether a call of `wait` for `ms` milliseconds ended before its time.
+fn ended_early(ms: u64) -> bool {
+    ENDED_EARLY.lock().unwrap().contains(&ms)
+}
+
+/// Records a call of `wait` that is dropped before it finishes.
+struct EndsEarly(Option<u64>);
 
 impl Drop for EndsEarly {
     fn drop(&mut self) {
-        if !self.0 {
-            ENDED_EARLY.fetch_add(1, Ordering::SeqCst);
+        if let Some(ms) = self.0 {
+            ENDED_EARLY.lock().unwrap().push(ms);
         }
     }
 }
@@ -79,9 +85,9 @@ impl Drop for EndsEarly {
 /// Waits `ms` milliseconds, then says so; it sends nothing while it waits.
 #[mcp_tool]
 async fn wait(ms: u64) -> String {
-    let mut ends = EndsEarly(false);
+    let mut ends = EndsEarly(Some(ms));
     tokio::time::sleep(Duration::from_millis(ms)).await;
-    ends.0 = true;
+    ends.0 = None;
     format!("waited {ms} ms")
 }
 
@@ -377,9 +383,12 @@ async fn a_call_in_a_session_answered_directly_gets_the_message_rmcp_sends() {
         sent += 1;
         let said = String::from_utf8_lossy(body);
         assert_eq!(answered_directly(), sent, "answered directly: {said}");
-        // One event, without an id: the stream cannot be resumed, and needs not be.
-        assert!(directly.2.starts_with("data: {"), "{directly:?}");
-        assert_eq!(directly.2.matches("\n\n").count(), 1, "{directly:?}");
+        // One event, without an id, from a call that finished at once (there is nothing
+        // to resume after); else a priming event with an id to resume after, then it.
+        let primed = directly.2.starts_with("data: \nid: direct-");
+        assert!(primed || directly.2.starts_with("data: {"), "{directly:?}");
+        let events = directly.2.matches("\n\n").count();
+        assert_eq!(events, 1 + usize::from(primed), "{directly:?}");
         let (directly, through_rmcp) = (in_session(directly), in_session(through_rmcp));
         assert_eq!(directly, through_rmcp, "the same response to {said}");
         assert_eq!(directly.0, 200, "{said}: {directly:?}");
@@ -409,10 +418,9 @@ async fn a_call_answered_directly_in_a_session_ends_when_the_client_cancels_it()
     let running = Running::start(Server::from_registry("http-direct", "1").build().unwrap()).await;
     let url = running.url();
     let session = open_session(&url).await;
-    let ended_before = ENDED_EARLY.load(Ordering::SeqCst);
     let body = call(
         json!("slow-1"),
-        json!({ "name": "wait", "arguments": { "ms": 20_000 } }),
+        json!({ "name": "wait", "arguments": { "ms": 20_001 } }),
     );
     let started = Instant::now();
     let calling = tokio::spawn({
@@ -458,11 +466,7 @@ async fn a_call_answered_directly_in_a_session_ends_when_the_client_cancels_it()
         Vec::<Value>::new(),
         "no reply to a cancelled call: {body}"
     );
-    assert_eq!(
-        ENDED_EARLY.load(Ordering::SeqCst),
-        ended_before + 1,
-        "the tool's future was dropped"
-    );
+    assert!(ended_early(20_001), "the tool's future was dropped");
     // The session goes on: a call of the same id is answered.
     let again = call(
         json!("slow-1"),
@@ -491,7 +495,7 @@ async fn a_call_answered_directly_in_a_session_ends_with_its_session() {
     let session = open_session(&url).await;
     let body = call(
         json!(7),
-        json!({ "name": "wait", "arguments": { "ms": 20_000 } }),
+        json!({ "name": "wait", "arguments": { "ms": 20_002 } }),
     );
     let started = Instant::now();
     let calling = tokio::spawn({
@@ -562,5 +566,63 @@ async fn calls_answered_directly_keep_their_session_from_its_idle_timeout() {
     tokio::time::sleep(idle * 2).await;
     let reply = post_in(&url, Some(&session), body.as_bytes(), version, false).await;
     assert_eq!(reply.0, 404, "the idle session ended: {reply:?}");
+    running.stop().await;
+}
+
+#[tokio::test]
+async fn a_call_that_does_not_finish_at_once_is_resumed_after_its_stream_breaks() {
+    let running = Running::start(Server::from_registry("http-direct", "1").build().unwrap()).await;
+    let url = running.url();
+    let session = open_session(&url).await;
+    let body = call(
+        json!("resumed-1"),
+        json!({ "name": "wait", "arguments": { "ms": 400 } }),
+    );
+    let request = http::Request::post(&url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2025-11-25")
+        .header("mcp-session-id", &session)
+        .body(Full::new(Bytes::from(body)))
+        .unwrap();
+    let client = Client::builder(TokioExecutor::new()).build_http::<Full<Bytes>>();
+    let response = client.request(request).await.unwrap();
+    assert_eq!(response.status(), 200);
+    // The stream begins with a priming event: an id to resume after, and the time to wait.
+    let mut stream = response.into_body();
+    let first = stream.frame().await.unwrap().unwrap().into_data().unwrap();
+    let first = String::from_utf8_lossy(&first).into_owned();
+    assert!(first.starts_with("data: \nid: "), "{first:?}");
+    assert!(first.ends_with("\nretry: 3000\n\n"), "{first:?}");
+    let id = first
+        .lines()
+        .nth(1)
+        .unwrap()
+        .strip_prefix("id: ")
+        .unwrap()
+        .to_owned();
+    // The stream breaks before the reply; the client resumes it.
+    drop(stream);
+    drop(client);
+    let resume = http::Request::get(&url)
+        .header("accept", "text/event-stream")
+        .header("mcp-protocol-version", "2025-11-25")
+        .header("mcp-session-id", &session)
+        .header("last-event-id", &id)
+        .body(Full::new(Bytes::new()))
+        .unwrap();
+    let client = Client::builder(TokioExecutor::new()).build_http::<Full<Bytes>>();
+    let resumed = client.request(resume).await.unwrap();
+    assert_eq!(resumed.status(), 200, "{resumed:?}");
+    let body = resumed.into_body().collect().await.unwrap().to_bytes();
+    let body = String::from_utf8_lossy(&body).into_owned();
+    let replies = messages(&body);
+    assert_eq!(replies.len(), 1, "{body}");
+    assert_eq!(replies[0]["id"], "resumed-1", "{body}");
+    assert_eq!(
+        replies[0]["result"]["content"][0]["text"], "waited 400 ms",
+        "{body}"
+    );
+    assert!(!ended_early(400), "the call ran on when its stream broke");
     running.stop().await;
 }

@@ -35,11 +35,13 @@
 //! In a session, a call answered here is one the client can cancel (its
 //! `notifications/cancelled` is read here, then handed on to `rmcp` as before) and that
 //! ends with its session; it keeps the session from its idle timeout as a call `rmcp`
-//! serves does. Its stream carries no event ids, so it cannot be resumed: a tool that sends
-//! nothing before its reply has no event before the reply to resume after. A call that
-//! does not finish at once gets its response head straight away and an SSE comment every
-//! 15 seconds until its reply, as `rmcp` keeps a stream alive, so that a proxy between
-//! does not end it; a client that goes away ends the call.
+//! serves does. A call that finishes at once is answered with its reply as the stream's
+//! one event, without an id: nothing comes before the reply that a client could resume
+//! after. A call that does not gets its response head and a priming event (an id and a
+//! time to wait, SEP-1699) straight away, an SSE comment every 15 seconds as `rmcp` keeps
+//! a stream alive, then its reply; it runs on a task of its own, and a client whose stream
+//! broke gets the reply by resuming the stream (a GET with the priming event's id as its
+//! `Last-Event-ID`) within a minute of it.
 
 use std::convert::Infallible;
 use std::pin::Pin;
@@ -61,7 +63,8 @@ use tokio_util::sync::CancellationToken;
 use super::Boxed;
 use super::SESSION_ID_HEADER;
 use super::allowed::AllowedHosts;
-use super::sessions::{BoundedSessions, DirectCall};
+use super::sessions::{BoundedSessions, DirectCall, Reply};
+use futures::FutureExt as _;
 
 use crate::model::{Auth, RequestId};
 use crate::protocol::bridge;
@@ -81,6 +84,17 @@ const CANCELLED: &[u8] = b"\"notifications/cancelled\"";
 /// How long a call's SSE stream goes without an event before a comment keeps it alive:
 /// `rmcp`'s interval.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+/// How long the reply of a call that did not finish at once is kept after it came, for a
+/// client whose stream broke before it: `rmcp`'s time for a finished stream.
+const KEPT_FOR: Duration = Duration::from_secs(60);
+
+/// How long a client whose stream broke waits before it resumes it: `rmcp`'s default.
+const RETRY_MS: u64 = 3000;
+
+/// How the event ids of the streams of calls answered here begin, each followed by the
+/// stream's number in its session (`rmcp`'s ids are two numbers and a slash).
+const STREAM_ID: &str = "direct-";
 
 /// What answers `tools/call` requests directly: the hosts allowed, as `rmcp` reads them,
 /// and the sessions on a server with sessions.
@@ -200,7 +214,7 @@ impl Direct {
                 .and_then(|version| version.to_str().ok().map(str::to_owned)),
         };
         let origin = Incoming {
-            session: in_session.as_ref().map(|begun| begun.session().to_owned()),
+            session: (in_session.as_ref()).map(|begun| begun.session().to_string()),
             id: bridge::request_id(&id),
             meta: meta.map(|meta| meta.0.0).unwrap_or_default(),
             protocol_version,
@@ -236,7 +250,10 @@ impl Direct {
     }
 
     /// The SSE response to a call in a session: whole, when the call finishes at once;
-    /// else its head at once, and the reply when it comes.
+    /// else its head and a priming event at once, and the reply when it comes. Such a
+    /// call runs on a task of its own, and its reply is kept a while, so that a client
+    /// whose stream breaks can resume it with the priming event's id (SEP-1699), as
+    /// `rmcp` lets it.
     async fn answer_in_session(
         &self,
         running: impl Future<Output = Result<CallToolResponse, rmcp::model::ErrorData>> + Send + 'static,
@@ -244,6 +261,7 @@ impl Direct {
         begun: DirectCall,
     ) -> Response<Boxed> {
         let stop = self.stop.clone();
+        let (sessions, session) = (Arc::clone(begun.sessions()), Arc::clone(begun.session()));
         let event = async move {
             let answered = tokio::select! {
                 biased;
@@ -260,22 +278,43 @@ impl Direct {
         let at_once = std::future::poll_fn(|cx| Poll::Ready(event.as_mut().poll(cx))).await;
         let body = match at_once {
             Poll::Ready(event) => Full::new(event.unwrap_or_default()).boxed(),
-            Poll::Pending => Stream {
-                event: Some(Mutex::new(event)),
-                keep_alive: tokio::time::interval_at(
-                    tokio::time::Instant::now() + KEEP_ALIVE,
-                    KEEP_ALIVE,
-                ),
+            Poll::Pending => {
+                let running = tokio::spawn(event);
+                let reply: Reply = async move { running.await.ok().flatten() }.boxed().shared();
+                let stream = sessions.keep_reply(&session, reply.clone());
+                let priming = stream.map(|stream| {
+                    let priming = format!("data: \nid: {STREAM_ID}{stream}\nretry: {RETRY_MS}\n\n");
+                    Bytes::from(priming)
+                });
+                let kept = stream.map(|stream| Kept {
+                    sessions,
+                    session,
+                    stream,
+                    reply: reply.clone(),
+                });
+                let mut body = Stream::new(priming, reply.boxed());
+                body.kept = kept;
+                body.boxed()
             }
-            .boxed(),
         };
-        let mut response = Response::new(body);
-        let headers = response.headers_mut();
-        let value = header::HeaderValue::from_static;
-        headers.insert(header::CONTENT_TYPE, value("text/event-stream"));
-        headers.insert(header::CACHE_CONTROL, value("no-cache"));
-        headers.insert("x-accel-buffering", value("no"));
-        response
+        sse(body)
+    }
+
+    /// The stream of a call answered here that a client resumes: a GET in its session
+    /// whose `Last-Event-ID` is the id of the stream's priming event. `None` for any other
+    /// request, which `rmcp` answers.
+    pub(super) fn resume(&self, parts: &Parts) -> Option<Response<Boxed>> {
+        let sessions = self.sessions.as_ref()?;
+        let session = session_of(parts)?;
+        let last = parts.headers.get("last-event-id")?.to_str().ok()?;
+        let stream = last.strip_prefix(STREAM_ID)?.parse().ok()?;
+        let reply = sessions.kept_reply(session, stream)?;
+        tracing::debug!(
+            session,
+            stream,
+            "a stream of a call answered directly resumed"
+        );
+        Some(sse(Stream::new(None, reply.boxed()).boxed()))
     }
 
     /// Cancels the call `message` names, when it is `notifications/cancelled` for a call
@@ -305,13 +344,67 @@ impl Direct {
 /// The reply of a call, encoded as one SSE event, or `None` when it ended without one.
 type Pending = Pin<Box<dyn Future<Output = Option<Bytes>> + Send>>;
 
-/// The body of a call's SSE stream while it runs: a comment every [`KEEP_ALIVE`], then
-/// the reply.
+/// An SSE response with `body`, with the headers `rmcp` gives one.
+fn sse(body: Boxed) -> Response<Boxed> {
+    let mut response = Response::new(body);
+    let headers = response.headers_mut();
+    let value = header::HeaderValue::from_static;
+    headers.insert(header::CONTENT_TYPE, value("text/event-stream"));
+    headers.insert(header::CACHE_CONTROL, value("no-cache"));
+    headers.insert("x-accel-buffering", value("no"));
+    response
+}
+
+/// A reply kept for a client that resumes its stream: forgotten once its stream sent it,
+/// or [`KEPT_FOR`] after it came, when the stream broke before.
+struct Kept {
+    sessions: Arc<BoundedSessions>,
+    session: super::sessions::SessionId,
+    stream: u64,
+    reply: Reply,
+}
+
+impl Kept {
+    fn forget(self) {
+        self.sessions.forget_reply(&self.session, self.stream);
+    }
+
+    /// Forgets the reply [`KEPT_FOR`] after it came.
+    fn forget_later(self) {
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return self.forget();
+        };
+        runtime.spawn(async move {
+            self.reply.clone().await;
+            tokio::time::sleep(KEPT_FOR).await;
+            self.forget();
+        });
+    }
+}
+
+/// The body of a call's SSE stream while it runs: its priming event, a comment every
+/// [`KEEP_ALIVE`], then the reply.
 struct Stream {
+    /// The reply kept for a client that resumes this stream, while it is.
+    kept: Option<Kept>,
+    /// The priming event, until it is sent.
+    priming: Option<Bytes>,
     /// Taken once it has given its event. (A `Mutex` only to be `Sync`, as bodies are:
     /// the body is polled through `&mut`, which needs no lock.)
     event: Option<Mutex<Pending>>,
     keep_alive: tokio::time::Interval,
+}
+
+impl Stream {
+    fn new(priming: Option<Bytes>, event: Pending) -> Self {
+        let first = tokio::time::Instant::now() + KEEP_ALIVE;
+        Self {
+            kept: None,
+            priming,
+            event: Some(Mutex::new(event)),
+            keep_alive: tokio::time::interval_at(first, KEEP_ALIVE),
+        }
+    }
 }
 
 impl http_body::Body for Stream {
@@ -322,6 +415,9 @@ impl http_body::Body for Stream {
         mut self: Pin<&mut Self>,
         cx: &mut TaskContext<'_>,
     ) -> Poll<Option<Result<http_body::Frame<Bytes>, Infallible>>> {
+        if let Some(priming) = self.priming.take() {
+            return Poll::Ready(Some(Ok(http_body::Frame::data(priming))));
+        }
         let Some(event) = self.event.as_mut() else {
             return Poll::Ready(None);
         };
@@ -330,6 +426,10 @@ impl http_body::Body for Stream {
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Poll::Ready(event) = event.as_mut().poll(cx) {
             self.event = None;
+            // Sent: no client resumes a stream after its reply.
+            if let Some(kept) = self.kept.take() {
+                kept.forget();
+            }
             return Poll::Ready(event.map(|event| Ok(http_body::Frame::data(event))));
         }
         match self.keep_alive.poll_tick(cx) {
@@ -341,7 +441,16 @@ impl http_body::Body for Stream {
     }
 
     fn is_end_stream(&self) -> bool {
-        self.event.is_none()
+        self.priming.is_none() && self.event.is_none()
+    }
+}
+
+impl Drop for Stream {
+    fn drop(&mut self) {
+        // The stream broke before its reply.
+        if let Some(kept) = self.kept.take() {
+            kept.forget_later();
+        }
     }
 }
 

@@ -211,6 +211,11 @@ impl Endpoint {
         {
             return session_not_found();
         }
+        if parts.method == Method::GET
+            && let Some(resumed) = self.direct.resume(&parts)
+        {
+            return resumed;
+        }
         if parts.method != Method::POST {
             give_caller(&mut parts, auth.as_ref());
             // GET and DELETE carry no body that MCP reads.

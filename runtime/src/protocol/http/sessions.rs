@@ -23,13 +23,16 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use bytes::Bytes;
 use futures::Stream;
+use futures::future::{BoxFuture, Shared};
 use rmcp::model::{ClientJsonRpcMessage, RequestId, ServerJsonRpcMessage, ServerResult};
 use rmcp::transport::streamable_http_server::SessionManager;
+use rmcp::transport::streamable_http_server::session::ServerSseMessage;
+pub(crate) use rmcp::transport::streamable_http_server::session::SessionId;
 use rmcp::transport::streamable_http_server::session::local::{
     LocalSessionManager, LocalSessionManagerError,
 };
-use rmcp::transport::streamable_http_server::session::{ServerSseMessage, SessionId};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 
@@ -64,6 +67,11 @@ pub(crate) enum SessionsError {
     #[error(transparent)]
     Local(#[from] LocalSessionManagerError),
 }
+
+/// The reply of a call answered directly that did not finish at once, as its stream and a
+/// client that resumes the stream wait for it: its SSE event, or `None` when the call
+/// ended without one.
+pub(crate) type Reply = Shared<BoxFuture<'static, Option<Bytes>>>;
 
 /// A request-wise channel `rmcp`'s worker never opens (it numbers them from 0): closing
 /// it changes nothing, and tells the worker that its session is in use.
@@ -104,6 +112,11 @@ struct Live {
     calls: HashMap<RequestId, CancellationToken>,
     /// When `rmcp`'s worker was last told the session is in use.
     told: Instant,
+    /// The replies of calls answered directly that did not finish at once, by the number
+    /// of their stream, kept for a client that resumes it.
+    replies: HashMap<u64, Reply>,
+    /// The number of the next such stream.
+    next_stream: u64,
 }
 
 impl BoundedSessions {
@@ -171,6 +184,32 @@ impl BoundedSessions {
         }
     }
 
+    /// Keeps `reply` for a client that resumes its stream in the session `id`; the
+    /// stream's number, or `None` when the session has ended.
+    pub(crate) fn keep_reply(&self, id: &str, reply: Reply) -> Option<u64> {
+        let mut held = self.held();
+        let live = held.get_mut(id)?.live.as_mut()?;
+        let stream = live.next_stream;
+        live.next_stream += 1;
+        live.replies.insert(stream, reply);
+        Some(stream)
+    }
+
+    /// The reply kept for the stream `stream` of the session `id`.
+    pub(crate) fn kept_reply(&self, id: &str, stream: u64) -> Option<Reply> {
+        let held = self.held();
+        let live = held.get(id)?.live.as_ref()?;
+        live.replies.get(&stream).cloned()
+    }
+
+    /// Forgets the reply kept for the stream `stream` of the session `id`.
+    pub(crate) fn forget_reply(&self, id: &str, stream: u64) {
+        let mut held = self.held();
+        if let Some(live) = held.get_mut(id).and_then(|held| held.live.as_mut()) {
+            live.replies.remove(&stream);
+        }
+    }
+
     /// Tells `rmcp`'s worker of the session `id` that it is in use, which restarts its
     /// idle timer: an event it handles, that changes nothing.
     async fn tell_in_use(&self, id: &SessionId) {
@@ -204,8 +243,13 @@ pub(crate) struct DirectCall {
 
 impl DirectCall {
     /// The id of the session the call came in.
-    pub(crate) fn session(&self) -> &str {
+    pub(crate) fn session(&self) -> &SessionId {
         &self.session
+    }
+
+    /// The sessions of the server.
+    pub(crate) fn sessions(&self) -> &Arc<BoundedSessions> {
+        &self.sessions
     }
 }
 
@@ -258,6 +302,8 @@ impl SessionManager for BoundedSessions {
                 ended: CancellationToken::new(),
                 calls: HashMap::new(),
                 told: Instant::now(),
+                replies: HashMap::new(),
+                next_stream: 0,
             });
         }
         Ok(response)
