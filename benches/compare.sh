@@ -88,7 +88,7 @@ load_rounds=${LOAD_ROUNDS:-3}
 criterion_args=(--warm-up-time 1 --measurement-time 3 --noplot)
 
 if [ -x "$bin/bench-server" ]; then
-    start_note="with the benchmarks already built"
+    start_note="with an earlier build of the benchmarks to start from"
 else
     start_note="from an empty target directory"
 fi

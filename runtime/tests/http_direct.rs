@@ -351,6 +351,22 @@ fn messages(body: &str) -> Vec<Value> {
         .collect()
 }
 
+/// Resumes the stream whose last event was `id` in `session`: the status and the body.
+async fn resume(url: &str, session: &str, id: &str) -> (u16, String) {
+    let request = http::Request::get(url)
+        .header("accept", "text/event-stream")
+        .header("mcp-protocol-version", "2025-11-25")
+        .header("mcp-session-id", session)
+        .header("last-event-id", id)
+        .body(Full::new(Bytes::new()))
+        .unwrap();
+    let client = Client::builder(TokioExecutor::new()).build_http::<Full<Bytes>>();
+    let response = client.request(request).await.expect("the server answers");
+    let status = response.status().as_u16();
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    (status, String::from_utf8_lossy(&body).into_owned())
+}
+
 /// A response as it is compared between the two paths in a session: status, headers but
 /// the length of the body (rmcp streams its body, chunked), and the stream's messages.
 fn in_session(response: Response) -> (u16, Vec<(String, String)>, Vec<Value>) {
@@ -389,6 +405,20 @@ async fn a_call_in_a_session_answered_directly_gets_the_message_rmcp_sends() {
         assert!(primed || directly.2.starts_with("data: {"), "{directly:?}");
         let events = directly.2.matches("\n\n").count();
         assert_eq!(events, 1 + usize::from(primed), "{directly:?}");
+        if primed {
+            // The stream gave its reply: it is not kept for a resumption.
+            let id = directly
+                .2
+                .lines()
+                .nth(1)
+                .unwrap()
+                .strip_prefix("id: ")
+                .unwrap();
+            // rmcp, which gets the request, answers a stream it cannot resume with an
+            // empty one, so that the client does not try again.
+            let (status, body) = resume(&url, &session, id).await;
+            assert_eq!((status, messages(&body)), (200, vec![]), "{said}: {body}");
+        }
         let (directly, through_rmcp) = (in_session(directly), in_session(through_rmcp));
         assert_eq!(directly, through_rmcp, "the same response to {said}");
         assert_eq!(directly.0, 200, "{said}: {directly:?}");
@@ -604,18 +634,8 @@ async fn a_call_that_does_not_finish_at_once_is_resumed_after_its_stream_breaks(
     // The stream breaks before the reply; the client resumes it.
     drop(stream);
     drop(client);
-    let resume = http::Request::get(&url)
-        .header("accept", "text/event-stream")
-        .header("mcp-protocol-version", "2025-11-25")
-        .header("mcp-session-id", &session)
-        .header("last-event-id", &id)
-        .body(Full::new(Bytes::new()))
-        .unwrap();
-    let client = Client::builder(TokioExecutor::new()).build_http::<Full<Bytes>>();
-    let resumed = client.request(resume).await.unwrap();
-    assert_eq!(resumed.status(), 200, "{resumed:?}");
-    let body = resumed.into_body().collect().await.unwrap().to_bytes();
-    let body = String::from_utf8_lossy(&body).into_owned();
+    let (status, body) = resume(&url, &session, &id).await;
+    assert_eq!(status, 200, "{body}");
     let replies = messages(&body);
     assert_eq!(replies.len(), 1, "{body}");
     assert_eq!(replies[0]["id"], "resumed-1", "{body}");
@@ -624,5 +644,9 @@ async fn a_call_that_does_not_finish_at_once_is_resumed_after_its_stream_breaks(
         "{body}"
     );
     assert!(!ended_early(400), "the call ran on when its stream broke");
+    // Once a stream gave its reply, the reply is no longer kept: a stream resumed after
+    // the id again is empty (rmcp's answer to a stream it cannot resume).
+    let (status, body) = resume(&url, &session, &id).await;
+    assert_eq!((status, messages(&body)), (200, vec![]), "{body}");
     running.stop().await;
 }

@@ -35,19 +35,9 @@
 //! In a session, a call answered here is one the client can cancel (its
 //! `notifications/cancelled` is read here, then handed on to `rmcp` as before) and that
 //! ends with its session; it keeps the session from its idle timeout as a call `rmcp`
-//! serves does. A call that finishes at once is answered with its reply as the stream's
-//! one event, without an id: nothing comes before the reply that a client could resume
-//! after. A call that does not gets its response head and a priming event (an id and a
-//! time to wait, SEP-1699) straight away, an SSE comment every 15 seconds as `rmcp` keeps
-//! a stream alive, then its reply; it runs on a task of its own, and a client whose stream
-//! broke gets the reply by resuming the stream (a GET with the priming event's id as its
-//! `Last-Event-ID`) within a minute of it.
+//! serves does. Its SSE stream, and its resumption, are [`call_stream`]'s.
 
-use std::convert::Infallible;
-use std::pin::Pin;
-use std::sync::{Arc, Mutex};
-use std::task::{Context as TaskContext, Poll};
-use std::time::Duration;
+use std::sync::Arc;
 
 use bytes::Bytes;
 use http::request::Parts;
@@ -63,8 +53,8 @@ use tokio_util::sync::CancellationToken;
 use super::Boxed;
 use super::SESSION_ID_HEADER;
 use super::allowed::AllowedHosts;
-use super::sessions::{BoundedSessions, DirectCall, Reply};
-use futures::FutureExt as _;
+use super::call_stream;
+use super::sessions::{BoundedSessions, DirectCall};
 
 use crate::model::{Auth, RequestId};
 use crate::protocol::bridge;
@@ -80,21 +70,6 @@ const CALL: &[u8] = b"\"tools/call\"";
 
 /// The notification read here in a session, as a body spells it.
 const CANCELLED: &[u8] = b"\"notifications/cancelled\"";
-
-/// How long a call's SSE stream goes without an event before a comment keeps it alive:
-/// `rmcp`'s interval.
-const KEEP_ALIVE: Duration = Duration::from_secs(15);
-
-/// How long the reply of a call that did not finish at once is kept after it came, for a
-/// client whose stream broke before it: `rmcp`'s time for a finished stream.
-const KEPT_FOR: Duration = Duration::from_secs(60);
-
-/// How long a client whose stream broke waits before it resumes it: `rmcp`'s default.
-const RETRY_MS: u64 = 3000;
-
-/// How the event ids of the streams of calls answered here begin, each followed by the
-/// stream's number in its session (`rmcp`'s ids are two numbers and a slash).
-const STREAM_ID: &str = "direct-";
 
 /// What answers `tools/call` requests directly: the hosts allowed, as `rmcp` reads them,
 /// and the sessions on a server with sessions.
@@ -188,19 +163,8 @@ impl Direct {
         if own_version || (server.find(&call.params.name)).is_some_and(|tool| !tool.reply_only()) {
             return hand_on(call, id);
         }
-        let in_session = match &self.sessions {
-            Some(sessions) => {
-                let session = session_of(parts);
-                let begun = match session {
-                    Some(session) => sessions.begin_call(session, &id).await,
-                    None => None,
-                };
-                match begun {
-                    Some(begun) => Some(begun),
-                    None => return hand_on(call, id),
-                }
-            }
-            None => None,
+        let Ok(in_session) = self.begin(parts, &id).await else {
+            return hand_on(call, id);
         };
         let meta = call.extensions.remove::<RequestMetaObject>();
         tracing::trace!(
@@ -208,26 +172,8 @@ impl Direct {
             session = in_session.is_some(),
             "a tools/call answered directly"
         );
-        let protocol_version = match &in_session {
-            Some(begun) => Some(begun.protocol_version.to_string()),
-            None => (parts.headers.get("mcp-protocol-version"))
-                .and_then(|version| version.to_str().ok().map(str::to_owned)),
-        };
-        let origin = Incoming {
-            session: (in_session.as_ref()).map(|begun| begun.session().to_string()),
-            id: bridge::request_id(&id),
-            meta: meta.map(|meta| meta.0.0).unwrap_or_default(),
-            protocol_version,
-            client_address: address_of(parts),
-            caller,
-            trace_headers: match spans::listening() {
-                true => TRACE_KEYS.map(|key| {
-                    let value = parts.headers.get(key)?.to_str().ok()?;
-                    Some(value.to_owned())
-                }),
-                false => [None, None, None],
-            },
-        };
+        let meta = meta.map(|meta| meta.0.0).unwrap_or_default();
+        let origin = Incoming::new(parts, &id, meta, caller, in_session.as_ref());
         let server = server.clone();
         let running = async move {
             if server.unobserved() {
@@ -249,55 +195,30 @@ impl Direct {
         Ok(json(&answer(answered, id)))
     }
 
-    /// The SSE response to a call in a session: whole, when the call finishes at once;
-    /// else its head and a priming event at once, and the reply when it comes. Such a
-    /// call runs on a task of its own, and its reply is kept a while, so that a client
-    /// whose stream breaks can resume it with the priming event's id (SEP-1699), as
-    /// `rmcp` lets it.
+    /// The call `id` begun in the request's session, on a server with sessions; `Err`
+    /// when it is not to be answered here (no session, or not one that takes it).
+    async fn begin(
+        &self,
+        parts: &Parts,
+        id: &rmcp::model::RequestId,
+    ) -> Result<Option<DirectCall>, ()> {
+        let Some(sessions) = &self.sessions else {
+            return Ok(None);
+        };
+        let session = session_of(parts).ok_or(())?;
+        let begun = sessions.begin_call(session, id).await.ok_or(())?;
+        Ok(Some(begun))
+    }
+
+    /// The SSE response to a call in a session; see [`call_stream`].
     async fn answer_in_session(
         &self,
         running: impl Future<Output = Result<CallToolResponse, rmcp::model::ErrorData>> + Send + 'static,
         id: rmcp::model::RequestId,
         begun: DirectCall,
     ) -> Response<Boxed> {
-        let stop = self.stop.clone();
-        let (sessions, session) = (Arc::clone(begun.sessions()), Arc::clone(begun.session()));
-        let event = async move {
-            let answered = tokio::select! {
-                biased;
-                answered = running => answered,
-                // The client cancelled the call, or its session or the server ended: the
-                // stream ends without a reply, as the specification asks.
-                () = begun.cancelled.cancelled() => return None,
-                () = stop.cancelled() => return None,
-            };
-            drop(begun);
-            Some(event(&answer(answered, id)))
-        };
-        let mut event: Pending = Box::pin(event);
-        let at_once = std::future::poll_fn(|cx| Poll::Ready(event.as_mut().poll(cx))).await;
-        let body = match at_once {
-            Poll::Ready(event) => Full::new(event.unwrap_or_default()).boxed(),
-            Poll::Pending => {
-                let running = tokio::spawn(event);
-                let reply: Reply = async move { running.await.ok().flatten() }.boxed().shared();
-                let stream = sessions.keep_reply(&session, reply.clone());
-                let priming = stream.map(|stream| {
-                    let priming = format!("data: \nid: {STREAM_ID}{stream}\nretry: {RETRY_MS}\n\n");
-                    Bytes::from(priming)
-                });
-                let kept = stream.map(|stream| Kept {
-                    sessions,
-                    session,
-                    stream,
-                    reply: reply.clone(),
-                });
-                let mut body = Stream::new(priming, reply.boxed());
-                body.kept = kept;
-                body.boxed()
-            }
-        };
-        sse(body)
+        let message = async move { answer(running.await, id) };
+        call_stream::respond(message, begun, self.stop.clone()).await
     }
 
     /// The stream of a call answered here that a client resumes: a GET in its session
@@ -307,14 +228,7 @@ impl Direct {
         let sessions = self.sessions.as_ref()?;
         let session = session_of(parts)?;
         let last = parts.headers.get("last-event-id")?.to_str().ok()?;
-        let stream = last.strip_prefix(STREAM_ID)?.parse().ok()?;
-        let reply = sessions.kept_reply(session, stream)?;
-        tracing::debug!(
-            session,
-            stream,
-            "a stream of a call answered directly resumed"
-        );
-        Some(sse(Stream::new(None, reply.boxed()).boxed()))
+        call_stream::resume(sessions, session, last)
     }
 
     /// Cancels the call `message` names, when it is `notifications/cancelled` for a call
@@ -341,119 +255,6 @@ impl Direct {
     }
 }
 
-/// The reply of a call, encoded as one SSE event, or `None` when it ended without one.
-type Pending = Pin<Box<dyn Future<Output = Option<Bytes>> + Send>>;
-
-/// An SSE response with `body`, with the headers `rmcp` gives one.
-fn sse(body: Boxed) -> Response<Boxed> {
-    let mut response = Response::new(body);
-    let headers = response.headers_mut();
-    let value = header::HeaderValue::from_static;
-    headers.insert(header::CONTENT_TYPE, value("text/event-stream"));
-    headers.insert(header::CACHE_CONTROL, value("no-cache"));
-    headers.insert("x-accel-buffering", value("no"));
-    response
-}
-
-/// A reply kept for a client that resumes its stream: forgotten once its stream sent it,
-/// or [`KEPT_FOR`] after it came, when the stream broke before.
-struct Kept {
-    sessions: Arc<BoundedSessions>,
-    session: super::sessions::SessionId,
-    stream: u64,
-    reply: Reply,
-}
-
-impl Kept {
-    fn forget(self) {
-        self.sessions.forget_reply(&self.session, self.stream);
-    }
-
-    /// Forgets the reply [`KEPT_FOR`] after it came.
-    fn forget_later(self) {
-        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
-            return self.forget();
-        };
-        runtime.spawn(async move {
-            self.reply.clone().await;
-            tokio::time::sleep(KEPT_FOR).await;
-            self.forget();
-        });
-    }
-}
-
-/// The body of a call's SSE stream while it runs: its priming event, a comment every
-/// [`KEEP_ALIVE`], then the reply.
-struct Stream {
-    /// The reply kept for a client that resumes this stream, while it is.
-    kept: Option<Kept>,
-    /// The priming event, until it is sent.
-    priming: Option<Bytes>,
-    /// Taken once it has given its event. (A `Mutex` only to be `Sync`, as bodies are:
-    /// the body is polled through `&mut`, which needs no lock.)
-    event: Option<Mutex<Pending>>,
-    keep_alive: tokio::time::Interval,
-}
-
-impl Stream {
-    fn new(priming: Option<Bytes>, event: Pending) -> Self {
-        let first = tokio::time::Instant::now() + KEEP_ALIVE;
-        Self {
-            kept: None,
-            priming,
-            event: Some(Mutex::new(event)),
-            keep_alive: tokio::time::interval_at(first, KEEP_ALIVE),
-        }
-    }
-}
-
-impl http_body::Body for Stream {
-    type Data = Bytes;
-    type Error = Infallible;
-
-    fn poll_frame(
-        mut self: Pin<&mut Self>,
-        cx: &mut TaskContext<'_>,
-    ) -> Poll<Option<Result<http_body::Frame<Bytes>, Infallible>>> {
-        if let Some(priming) = self.priming.take() {
-            return Poll::Ready(Some(Ok(http_body::Frame::data(priming))));
-        }
-        let Some(event) = self.event.as_mut() else {
-            return Poll::Ready(None);
-        };
-        let event = event
-            .get_mut()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Poll::Ready(event) = event.as_mut().poll(cx) {
-            self.event = None;
-            // Sent: no client resumes a stream after its reply.
-            if let Some(kept) = self.kept.take() {
-                kept.forget();
-            }
-            return Poll::Ready(event.map(|event| Ok(http_body::Frame::data(event))));
-        }
-        match self.keep_alive.poll_tick(cx) {
-            Poll::Ready(_) => Poll::Ready(Some(Ok(http_body::Frame::data(Bytes::from_static(
-                b":\n\n",
-            ))))),
-            Poll::Pending => Poll::Pending,
-        }
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.priming.is_none() && self.event.is_none()
-    }
-}
-
-impl Drop for Stream {
-    fn drop(&mut self) {
-        // The stream broke before its reply.
-        if let Some(kept) = self.kept.take() {
-            kept.forget_later();
-        }
-    }
-}
-
 /// The session a request names.
 fn session_of(parts: &Parts) -> Option<&str> {
     (parts.headers.get(SESSION_ID_HEADER)).and_then(|id| id.to_str().ok())
@@ -468,18 +269,6 @@ fn answer(
         Ok(response) => reply(response, id),
         Err(error) => ServerJsonRpcMessage::error(error, Some(id)),
     }
-}
-
-/// `message` as an SSE event, as `rmcp` writes its data (without an event id).
-fn event(message: &ServerJsonRpcMessage) -> Bytes {
-    let mut event = b"data: ".to_vec();
-    if let Err(error) = serde_json::to_writer(&mut event, message) {
-        // Not reached: every message rmcp can hold encodes.
-        tracing::error!(%error, "a reply could not be encoded");
-        return Bytes::new();
-    }
-    event.extend_from_slice(b"\n\n");
-    Bytes::from(event)
 }
 
 /// A call answered here, once it passed the pipeline.
@@ -521,6 +310,39 @@ struct Incoming {
     meta: serde_json::Map<String, serde_json::Value>,
     protocol_version: Option<String>,
     client_address: Option<std::net::SocketAddr>,
+}
+
+impl Incoming {
+    /// The request `id` with these `parts`, `meta` and `caller`, begun in a session or
+    /// stateless.
+    fn new(
+        parts: &Parts,
+        id: &rmcp::model::RequestId,
+        meta: serde_json::Map<String, serde_json::Value>,
+        caller: Option<Arc<Auth>>,
+        in_session: Option<&DirectCall>,
+    ) -> Self {
+        let protocol_version = match in_session {
+            Some(begun) => Some(begun.protocol_version.to_string()),
+            None => (parts.headers.get("mcp-protocol-version"))
+                .and_then(|version| version.to_str().ok().map(str::to_owned)),
+        };
+        Incoming {
+            session: in_session.map(|begun| begun.session().to_string()),
+            id: bridge::request_id(id),
+            meta,
+            protocol_version,
+            client_address: address_of(parts),
+            caller,
+            trace_headers: match spans::listening() {
+                true => TRACE_KEYS.map(|key| {
+                    let value = parts.headers.get(key)?.to_str().ok()?;
+                    Some(value.to_owned())
+                }),
+                false => [None, None, None],
+            },
+        }
+    }
 }
 
 impl Origin for Incoming {

@@ -33,6 +33,7 @@ use sessions::BoundedSessions;
 pub(crate) use crate::protocol::peer_session::SESSION_ID_HEADER;
 
 mod allowed;
+mod call_stream;
 mod direct;
 mod guard;
 mod serve;
