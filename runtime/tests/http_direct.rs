@@ -3,8 +3,8 @@
 //! as a client sends it, answered directly, and once with an `Origin` header (one the
 //! server allows, which sends the request through `rmcp`), and the two responses are the
 //! same: stateless, status, headers but the date, and body bytes; in a session, status,
-//! headers but the date and the body's length, and the messages of the SSE stream (whose
-//! event ids are `rmcp`'s alone). The log shows which path answered. A call answered
+//! headers but the date and the body's length, and the messages of the SSE stream, which
+//! both begin with a priming event (whose ids differ). The log shows which path answered. A call answered
 //! directly in a session ends when the client cancels it or the session ends, and keeps
 //! its session from the idle timeout.
 
@@ -399,26 +399,25 @@ async fn a_call_in_a_session_answered_directly_gets_the_message_rmcp_sends() {
         sent += 1;
         let said = String::from_utf8_lossy(body);
         assert_eq!(answered_directly(), sent, "answered directly: {said}");
-        // One event, without an id, from a call that finished at once (there is nothing
-        // to resume after); else a priming event with an id to resume after, then it.
-        let primed = directly.2.starts_with("data: \nid: direct-");
-        assert!(primed || directly.2.starts_with("data: {"), "{directly:?}");
-        let events = directly.2.matches("\n\n").count();
-        assert_eq!(events, 1 + usize::from(primed), "{directly:?}");
-        if primed {
-            // The stream gave its reply: it is not kept for a resumption.
-            let id = directly
-                .2
-                .lines()
-                .nth(1)
-                .unwrap()
-                .strip_prefix("id: ")
-                .unwrap();
-            // rmcp, which gets the request, answers a stream it cannot resume with an
-            // empty one, so that the client does not try again.
-            let (status, body) = resume(&url, &session, id).await;
-            assert_eq!((status, messages(&body)), (200, vec![]), "{said}: {body}");
-        }
+        // A priming event with an id to resume after and the time to wait, as rmcp's,
+        // then the reply; once the stream gave it, it is not kept for a resumption.
+        assert!(
+            directly.2.starts_with("data: \nid: direct-"),
+            "{directly:?}"
+        );
+        assert!(directly.2.contains("\nretry: 3000\n\n"), "{directly:?}");
+        assert_eq!(directly.2.matches("\n\n").count(), 2, "{directly:?}");
+        let id = directly
+            .2
+            .lines()
+            .nth(1)
+            .unwrap()
+            .strip_prefix("id: ")
+            .unwrap();
+        // rmcp, which gets the request, answers a stream it cannot resume with an empty
+        // one, so that the client does not try again.
+        let (status, body) = resume(&url, &session, id).await;
+        assert_eq!((status, messages(&body)), (200, vec![]), "{said}: {body}");
         let (directly, through_rmcp) = (in_session(directly), in_session(through_rmcp));
         assert_eq!(directly, through_rmcp, "the same response to {said}");
         assert_eq!(directly.0, 200, "{said}: {directly:?}");

@@ -1,13 +1,13 @@
 //! The SSE stream of a call [`direct`](super::direct) answers in a session.
 //!
-//! A call that finishes at once is answered with its reply as the stream's one event,
-//! without an id: nothing comes before the reply that a client could resume after. A call
-//! that does not gets its response head and a priming event (an id and a time to wait,
-//! SEP-1699) straight away, an SSE comment every 15 seconds as `rmcp` keeps a stream
-//! alive, then its reply. It runs on a task of its own, and its reply is kept in its
-//! session until a stream has given it, or for a minute after it came to a stream that
-//! broke: a client whose stream broke gets it by resuming the stream, a GET with the
-//! priming event's id as its `Last-Event-ID`.
+//! Every such stream begins with a priming event, an id and a time to wait (SEP-1699),
+//! for a client whose stream breaks before the reply to resume it. A call that finishes
+//! at once is answered with the priming event and its reply in one write. A call that
+//! does not gets its response head and the priming event straight away, an SSE comment
+//! every 15 seconds as `rmcp` keeps a stream alive, then its reply; it runs on a task of
+//! its own, and its reply is kept in its session until a stream has taken it, or for a
+//! minute after it came to a stream that broke: a client whose stream broke gets it by
+//! resuming the stream, a GET with the priming event's id as its `Last-Event-ID`.
 
 use std::convert::Infallible;
 use std::pin::Pin;
@@ -165,16 +165,17 @@ fn event(message: &ServerJsonRpcMessage) -> Bytes {
     Bytes::from(event)
 }
 
-/// The SSE response to the call `begun`, whose reply `message` gives: whole, when the
-/// call finishes at once; else its head and a priming event at once, and the reply when
-/// it comes. The call ends without a reply when the client cancels it, or its session or
-/// the server (`stop`) ends.
+/// The SSE response to the call `begun`, whose reply `message` gives: whole, priming
+/// event and reply, when the call finishes at once; else its head and the priming event
+/// at once, and the reply when it comes. The call ends without a reply when the client
+/// cancels it, or its session or the server (`stop`) ends.
 pub(super) async fn respond(
     message: impl Future<Output = ServerJsonRpcMessage> + Send + 'static,
     begun: DirectCall,
     stop: CancellationToken,
 ) -> Response<Boxed> {
     let (sessions, session) = (Arc::clone(begun.sessions()), Arc::clone(begun.session()));
+    let stream = begun.stream;
     let event = async move {
         let message = tokio::select! {
             biased;
@@ -189,26 +190,33 @@ pub(super) async fn respond(
     let mut event: Pending = Box::pin(event);
     let at_once = std::future::poll_fn(|cx| Poll::Ready(event.as_mut().poll(cx))).await;
     let body = match at_once {
-        Poll::Ready(event) => Full::new(event.unwrap_or_default()).boxed(),
+        Poll::Ready(event) => {
+            let mut whole = priming(stream);
+            whole.extend_from_slice(&event.unwrap_or_default());
+            Full::new(Bytes::from(whole)).boxed()
+        }
         Poll::Pending => {
             let running = tokio::spawn(event);
             let reply: Reply = async move { running.await.ok().flatten() }.boxed().shared();
-            let stream = sessions.keep_reply(&session, reply.clone());
-            let priming = stream.map(|stream| {
-                let priming = format!("data: \nid: {STREAM_ID}{stream}\nretry: {RETRY_MS}\n\n");
-                Bytes::from(priming)
-            });
-            let mut body = Stream::new(priming, reply.clone().boxed());
-            body.kept = stream.map(|stream| Kept {
-                sessions,
-                session,
-                stream,
-                reply,
-            });
+            let mut body = Stream::new(Some(priming(stream).into()), reply.clone().boxed());
+            if sessions.keep_reply(&session, stream, reply.clone()) {
+                body.kept = Some(Kept {
+                    sessions,
+                    session,
+                    stream,
+                    reply,
+                });
+            }
             body.boxed()
         }
     };
     sse(body)
+}
+
+/// The priming event of the stream `stream`: its id, and how long a client whose stream
+/// broke waits before it resumes it.
+fn priming(stream: u64) -> Vec<u8> {
+    format!("data: \nid: {STREAM_ID}{stream}\nretry: {RETRY_MS}\n\n").into_bytes()
 }
 
 /// The stream of a call answered directly in `session`, resumed after its event `last`;

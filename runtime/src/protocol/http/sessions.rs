@@ -159,7 +159,10 @@ impl BoundedSessions {
             if tell {
                 live.told = now;
             }
+            let stream = live.next_stream;
+            live.next_stream += 1;
             let call = DirectCall {
+                stream,
                 sessions: Arc::clone(self),
                 session: Arc::clone(&live.id),
                 request: request.clone(),
@@ -184,15 +187,15 @@ impl BoundedSessions {
         }
     }
 
-    /// Keeps `reply` for a client that resumes its stream in the session `id`; the
-    /// stream's number, or `None` when the session has ended.
-    pub(crate) fn keep_reply(&self, id: &str, reply: Reply) -> Option<u64> {
+    /// Keeps `reply` for a client that resumes the stream `stream` of the session `id`;
+    /// `false` when the session has ended.
+    pub(crate) fn keep_reply(&self, id: &str, stream: u64, reply: Reply) -> bool {
         let mut held = self.held();
-        let live = held.get_mut(id)?.live.as_mut()?;
-        let stream = live.next_stream;
-        live.next_stream += 1;
+        let Some(live) = held.get_mut(id).and_then(|held| held.live.as_mut()) else {
+            return false;
+        };
         live.replies.insert(stream, reply);
-        Some(stream)
+        true
     }
 
     /// The reply kept for the stream `stream` of the session `id`.
@@ -239,6 +242,8 @@ pub(crate) struct DirectCall {
     pub(crate) cancelled: CancellationToken,
     /// The protocol version the session negotiated.
     pub(crate) protocol_version: Arc<str>,
+    /// The number of the call's stream in its session.
+    pub(crate) stream: u64,
 }
 
 impl DirectCall {
