@@ -306,19 +306,32 @@ async fn a_call_without_a_session_is_left_to_rmcp_on_a_server_with_sessions() {
     running.stop().await;
 }
 
+/// Sends a request of `method` with `body` to `url`, in `session` when one is given, as a
+/// client on 2025-11-25 sends it (and `headers` besides): the response, its body unread.
+async fn send(
+    method: http::Method,
+    url: &str,
+    session: Option<&str>,
+    headers: &[(&str, &str)],
+    body: impl Into<Bytes>,
+) -> http::Response<hyper::body::Incoming> {
+    let mut all: Vec<(&str, &str)> = headers.to_vec();
+    all.extend(session.map(|session| ("mcp-session-id", session)));
+    common::http::send(method, url, &all, body).await
+}
+
+/// The text of a response's body, read whole.
+async fn text(response: http::Response<hyper::body::Incoming>) -> String {
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    String::from_utf8_lossy(&body).into_owned()
+}
+
 /// Opens a session on `url` as a client on 2025-11-25 does; its id.
 async fn open_session(url: &str) -> String {
     let initialize = json!({ "jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {},
         "clientInfo": { "name": "direct-test", "version": "1" } } });
-    let mut request = http::Request::post(url)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream");
-    request = request.header("mcp-protocol-version", "2025-11-25");
-    let client = Client::builder(TokioExecutor::new()).build_http::<Full<Bytes>>();
-    let request =
-        (request.body(Full::new(Bytes::from(initialize.to_string())))).expect("a valid request");
-    let response = client.request(request).await.expect("the server answers");
+    let response = send(http::Method::POST, url, None, &[], initialize.to_string()).await;
     assert_eq!(response.status(), 200, "{response:?}");
     let session = response.headers()["mcp-session-id"]
         .to_str()
@@ -353,18 +366,9 @@ fn messages(body: &str) -> Vec<Value> {
 
 /// Resumes the stream whose last event was `id` in `session`: the status and the body.
 async fn resume(url: &str, session: &str, id: &str) -> (u16, String) {
-    let request = http::Request::get(url)
-        .header("accept", "text/event-stream")
-        .header("mcp-protocol-version", "2025-11-25")
-        .header("mcp-session-id", session)
-        .header("last-event-id", id)
-        .body(Full::new(Bytes::new()))
-        .unwrap();
-    let client = Client::builder(TokioExecutor::new()).build_http::<Full<Bytes>>();
-    let response = client.request(request).await.expect("the server answers");
-    let status = response.status().as_u16();
-    let body = response.into_body().collect().await.unwrap().to_bytes();
-    (status, String::from_utf8_lossy(&body).into_owned())
+    let last = [("last-event-id", id)];
+    let response = send(http::Method::GET, url, Some(session), &last, Bytes::new()).await;
+    (response.status().as_u16(), text(response).await)
 }
 
 /// A response as it is compared between the two paths in a session: status, headers but
@@ -530,30 +534,20 @@ async fn a_call_answered_directly_in_a_session_ends_with_its_session() {
     let calling = tokio::spawn({
         let (url, session) = (url.clone(), session.clone());
         async move {
-            let request = http::Request::post(&url)
-                .header("content-type", "application/json")
-                .header("accept", "application/json, text/event-stream")
-                .header("mcp-protocol-version", "2025-11-25")
-                .header("mcp-session-id", &session);
-            let client = Client::builder(TokioExecutor::new()).build_http::<Full<Bytes>>();
-            let response = client
-                .request(request.body(Full::new(Bytes::from(body))).unwrap())
-                .await
-                .unwrap();
+            let response = send(http::Method::POST, &url, Some(&session), &[], body).await;
             // The head comes at once, before the reply: a proxy sees a live stream.
-            let head_after = started.elapsed();
-            let body = response.into_body().collect().await.unwrap().to_bytes();
-            (head_after, String::from_utf8_lossy(&body).into_owned())
+            (started.elapsed(), text(response).await)
         }
     });
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let client = Client::builder(TokioExecutor::new()).build_http::<Full<Bytes>>();
-    let delete = http::Request::delete(&url)
-        .header("mcp-session-id", &session)
-        .header("mcp-protocol-version", "2025-11-25")
-        .body(Full::new(Bytes::new()))
-        .unwrap();
-    let deleted = client.request(delete).await.unwrap();
+    let deleted = send(
+        http::Method::DELETE,
+        &url,
+        Some(&session),
+        &[],
+        Bytes::new(),
+    )
+    .await;
     assert!(deleted.status().is_success(), "{deleted:?}");
     let (head_after, body) = calling.await.unwrap();
     assert!(
@@ -607,15 +601,7 @@ async fn a_call_that_does_not_finish_at_once_is_resumed_after_its_stream_breaks(
         json!("resumed-1"),
         json!({ "name": "wait", "arguments": { "ms": 400 } }),
     );
-    let request = http::Request::post(&url)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2025-11-25")
-        .header("mcp-session-id", &session)
-        .body(Full::new(Bytes::from(body)))
-        .unwrap();
-    let client = Client::builder(TokioExecutor::new()).build_http::<Full<Bytes>>();
-    let response = client.request(request).await.unwrap();
+    let response = send(http::Method::POST, &url, Some(&session), &[], body).await;
     assert_eq!(response.status(), 200);
     // The stream begins with a priming event: an id to resume after, and the time to wait.
     let mut stream = response.into_body();
@@ -632,7 +618,6 @@ async fn a_call_that_does_not_finish_at_once_is_resumed_after_its_stream_breaks(
         .to_owned();
     // The stream breaks before the reply; the client resumes it.
     drop(stream);
-    drop(client);
     let (status, body) = resume(&url, &session, &id).await;
     assert_eq!(status, 200, "{body}");
     let replies = messages(&body);

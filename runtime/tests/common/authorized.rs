@@ -85,19 +85,12 @@ pub async fn send(
     token: Option<&str>,
     body: Option<Value>,
 ) -> Reply {
-    let mut request = http::Request::builder()
-        .method(method)
-        .uri(url)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2025-11-25");
-    if let Some(token) = token {
-        request = request.header("authorization", format!("Bearer {token}"));
-    }
+    let bearer = token.map(|token| format!("Bearer {token}"));
+    let headers: Vec<(&str, &str)> = (bearer.iter())
+        .map(|bearer| ("authorization", bearer.as_str()))
+        .collect();
     let body = body.map(|body| body.to_string()).unwrap_or_default();
-    let request = request.body(Full::new(Bytes::from(body))).unwrap();
-    let client = Client::builder(TokioExecutor::new()).build_http();
-    let response = client.request(request).await.expect("the server answers");
+    let response = super::http::send(method, url, &headers, body).await;
     let challenge = (response.headers().get("www-authenticate"))
         .map(|value| value.to_str().unwrap().to_owned());
     let status = response.status().as_u16();

@@ -1,8 +1,13 @@
 //! A server on Streamable HTTP of the test's own: bound to a free port of 127.0.0.1,
-//! served until the test stops it.
+//! served until the test stops it; and requests to it as a client sends them.
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use http_body_util::Full;
+use hyper_util::client::legacy::Client;
+use hyper_util::rt::TokioExecutor;
 
 use mcp_tool::{ServerError, ToolServer};
 use tokio::sync::oneshot;
@@ -51,4 +56,29 @@ impl Running {
             .expect("the server returns Ok");
         started.elapsed()
     }
+}
+
+/// Sends a request of `method` with `body` to `url` as a client on 2025-11-25 sends it
+/// (JSON, accepting JSON and SSE), with `headers` besides, on a connection of its own: the
+/// response, its body unread.
+pub async fn send(
+    method: http::Method,
+    url: &str,
+    headers: &[(&str, &str)],
+    body: impl Into<Bytes>,
+) -> http::Response<hyper::body::Incoming> {
+    let mut request = http::Request::builder()
+        .method(method)
+        .uri(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2025-11-25");
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let request = request
+        .body(Full::new(body.into()))
+        .expect("a valid request");
+    let client = Client::builder(TokioExecutor::new()).build_http::<Full<Bytes>>();
+    client.request(request).await.expect("the server answers")
 }

@@ -11,8 +11,8 @@
 //! the answer a direct call of the tool gives. Such a request is decoded with [`wire`],
 //! run by the server's one call driver, and its reply written as `rmcp` writes it
 //! (`runtime/tests/http_direct.rs` holds the two paths to the same responses): in JSON,
-//! byte for byte, without sessions; in a session, as the one event of an SSE stream,
-//! with the same headers and the same message.
+//! byte for byte, without sessions; in a session, in an SSE stream that begins with a
+//! priming event as `rmcp`'s does, with the same headers and the same message.
 //!
 //! A request is answered here only when every check `rmcp` makes of it is known to pass,
 //! and the answer cannot depend on what this path leaves out; anything else goes to `rmcp`
@@ -211,12 +211,15 @@ impl Direct {
     }
 
     /// The SSE response to a call in a session; see [`call_stream`].
-    async fn answer_in_session(
+    async fn answer_in_session<F>(
         &self,
-        running: impl Future<Output = Result<CallToolResponse, rmcp::model::ErrorData>> + Send + 'static,
+        running: F,
         id: rmcp::model::RequestId,
         begun: DirectCall,
-    ) -> Response<Boxed> {
+    ) -> Response<Boxed>
+    where
+        F: Future<Output = Result<CallToolResponse, rmcp::model::ErrorData>> + Send + 'static,
+    {
         let message = async move { answer(running.await, id) };
         call_stream::respond(message, begun, self.stop.clone()).await
     }

@@ -6,9 +6,9 @@
 //! plain-text refusals `rmcp` sends (a body that is not JSON gets `415` and a sentence)
 //! into JSON-RPC errors a client can read, decoding the body with [`wire`] on that
 //! failure path only. [`direct`] answers the `tools/call` requests whose answer
-//! `rmcp`'s service for one request or its session worker would not change, without them; [`sessions`]
-//! bounds `rmcp`'s sessions; [`serve`] serves the endpoint on a listener, bounding
-//! connections and the time their requests take.
+//! `rmcp`'s service for one request or its session worker would not change, without
+//! them; [`sessions`] bounds `rmcp`'s sessions; [`serve`] serves the endpoint on a
+//! listener, bounding connections and the time their requests take.
 
 use std::convert::Infallible;
 use std::sync::Arc;

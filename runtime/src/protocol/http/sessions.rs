@@ -104,6 +104,7 @@ struct Held {
 /// An initialized session, as the calls answered directly in it see it.
 #[derive(Debug)]
 struct Live {
+    /// The id it is held under, which each of its calls shares.
     id: SessionId,
     protocol_version: Arc<str>,
     /// Cancelled when the session ends.
