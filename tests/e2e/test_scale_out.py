@@ -113,9 +113,13 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def nginx(binary: str, replicas: list[str]) -> Iterator[tuple[str, Path]]:
+def nginx(binary: str, replicas: list[str]) -> Iterator[tuple[str, list[str]]]:
     """Runs nginx in the foreground with tests/scale-out's config, its files in a
-    temporary directory, balancing over `replicas`; yields its URL and that directory."""
+    temporary directory, balancing over `replicas`; yields its URL and a list that holds
+    the lines of its access log once it has stopped. nginx writes a request's line after
+    its response has gone, so a client that has its reply may find the line not yet
+    written: read the log after the `with` block, never inside it."""
+    access_log: list[str] = []
     directory = Path(tempfile.mkdtemp(prefix="mcp-nginx-"))
     # Started by root, nginx's worker runs as an unprivileged user that must reach it.
     directory.chmod(0o755)
@@ -147,7 +151,7 @@ def nginx(binary: str, replicas: list[str]) -> Iterator[tuple[str, Path]]:
             if process.poll() is not None or time.monotonic() > deadline:
                 pytest.fail(f"nginx did not start:\n{logs()}")
             time.sleep(0.05)
-        yield f"http://{listen}/mcp", directory
+        yield f"http://{listen}/mcp", access_log
     finally:
         process.send_signal(signal.SIGQUIT)  # graceful: the requests under way finish
         try:
@@ -156,6 +160,9 @@ def nginx(binary: str, replicas: list[str]) -> Iterator[tuple[str, Path]]:
             process.kill()
             process.wait()
             pytest.fail(f"nginx did not stop within 10 s of SIGQUIT:\n{logs()}")
+        else:
+            if (directory / "access.log").exists():
+                access_log.extend((directory / "access.log").read_text().splitlines())
         finally:
             shutil.rmtree(directory, ignore_errors=True)
 
@@ -275,13 +282,13 @@ async def run_load(url: str, contents: dict[str, str], victim: subprocess.Popen)
     return outcomes, kill
 
 
-def answered_by(access_log: Path) -> tuple[Counter, list[str]]:
+def answered_by(access_log: list[str]) -> tuple[Counter, list[str]]:
     """From nginx's access log: how many responses each replica gave with 200 (a
     response cut off is logged with the 200 it began with), and the upstream column of
     the requests passed on from one replica to the other."""
     answered: Counter = Counter()
     passed_on = []
-    for line in access_log.read_text().splitlines():
+    for line in access_log:
         found = re.fullmatch(r'\S+ (\d+) "([^"]*)" "([^"]*)" \S+', line)
         assert found, f"unexpected access log line: {line!r}"
         status, upstreams, statuses = found.groups()
@@ -303,11 +310,11 @@ async def test_calls_through_nginx_survive_a_replica_killed_half_way(
         http_server(server_bin, root, tmp_path / "replica-2.log", *flags) as victim,
     ):
         replicas = [address_of(survivor.url), address_of(victim.url)]
-        with nginx(nginx_bin, replicas) as (url, directory):
+        with nginx(nginx_bin, replicas) as (url, access_log):
             began = time.monotonic()
             outcomes, kill = await run_load(url, contents, victim.process)
             elapsed = time.monotonic() - began
-            answered, passed_on = answered_by(directory / "access.log")
+        answered, passed_on = answered_by(access_log)
         assert survivor.process.poll() is None, "the surviving replica stopped"
 
     # None lost: every call has exactly one outcome.
@@ -383,10 +390,10 @@ async def test_a_call_nginx_cannot_deliver_goes_to_the_other_replica(
         dead.process.kill()
         dead.process.wait()
         replicas = [address_of(live.url), address_of(dead.url)]
-        with nginx(nginx_bin, replicas) as (url, directory):
+        with nginx(nginx_bin, replicas) as (url, access_log):
             async with httpx2.AsyncClient(timeout=30) as http:
                 outcomes = [await call(http, url, index, contents) for index in range(10)]
-            answered, passed_on = answered_by(directory / "access.log")
+        answered, passed_on = answered_by(access_log)
     assert outcomes == [("ok", "")] * 10, outcomes
     assert answered == {replicas[0]: 10}, answered
     assert f"{replicas[1]}, {replicas[0]} (502, 200)" in passed_on, passed_on
@@ -432,10 +439,9 @@ async def two_rounds(url: str) -> tuple[dict, dict]:
         return {"name": name, **result}, second.json()
 
 
-def upstreams(access_log: Path) -> list[str]:
+def upstreams(access_log: list[str]) -> list[str]:
     """The replica that answered each request, in order."""
-    lines = access_log.read_text().splitlines()
-    return [re.fullmatch(r'\S+ \d+ "([^"]*)" "[^"]*" \S+', line).group(1) for line in lines]
+    return [re.fullmatch(r'\S+ \d+ "([^"]*)" "[^"]*" \S+', line).group(1) for line in access_log]
 
 
 @pytest.mark.anyio
@@ -450,9 +456,9 @@ async def test_a_two_round_elicitation_resumes_on_the_other_replica(
         http_server(server_bin, root, tmp_path / "replica-2.log", "--stateless") as second,
     ):
         replicas = [address_of(first.url), address_of(second.url)]
-        with nginx(nginx_bin, replicas) as (url, directory):
+        with nginx(nginx_bin, replicas) as (url, access_log):
             asked, answered = await two_rounds(url)
-            served = upstreams(directory / "access.log")
+        served = upstreams(access_log)
     # Round robin: the question came from one replica, the answer went to the other.
     assert len(served) == 2 and set(served) == set(replicas), served
     assert answered["result"]["structuredContent"] == {"path": f"data/{asked['name']}"}, answered
@@ -470,9 +476,9 @@ async def test_replicas_without_a_shared_key_refuse_each_others_rounds(
         http_server(server_bin, root, tmp_path / "replica-2.log", "--stateless") as second,
     ):
         replicas = [address_of(first.url), address_of(second.url)]
-        with nginx(nginx_bin, replicas) as (url, directory):
+        with nginx(nginx_bin, replicas) as (url, access_log):
             _, answered = await two_rounds(url)
-            served = upstreams(directory / "access.log")
+        served = upstreams(access_log)
         logs = (tmp_path / "replica-1.log").read_text() + (tmp_path / "replica-2.log").read_text()
     assert set(served) == set(replicas), served
     assert answered["error"]["code"] == -32602, answered
