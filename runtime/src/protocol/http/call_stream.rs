@@ -169,14 +169,20 @@ fn event(message: &ServerJsonRpcMessage) -> Bytes {
 /// event and reply, when the call finishes at once; else its head and the priming event
 /// at once, and the reply when it comes. The call ends without a reply when the client
 /// cancels it, or its session or the server (`stop`) ends.
-pub(super) async fn respond(
+///
+/// Not an `async fn`: the call's future is boxed here, before the returned future is
+/// first polled, so that the future a caller awaits does not hold `message` inline. An
+/// `async fn` would keep it twice, as its argument and inside the event, and every future
+/// that awaits this one, the stateless path's included, would grow by as much and be
+/// copied whole each time it is moved.
+pub(super) fn respond(
     message: impl Future<Output = ServerJsonRpcMessage> + Send + 'static,
     begun: DirectCall,
     stop: CancellationToken,
-) -> Response<Boxed> {
+) -> impl Future<Output = Response<Boxed>> + Send {
     let (sessions, session) = (Arc::clone(begun.sessions()), Arc::clone(begun.session()));
     let stream = begun.stream;
-    let event = async move {
+    let mut event: Pending = Box::pin(async move {
         let message = tokio::select! {
             biased;
             message = message => message,
@@ -186,31 +192,32 @@ pub(super) async fn respond(
         };
         drop(begun);
         Some(event(&message))
-    };
-    let mut event: Pending = Box::pin(event);
-    let at_once = std::future::poll_fn(|cx| Poll::Ready(event.as_mut().poll(cx))).await;
-    let body = match at_once {
-        Poll::Ready(event) => {
-            let mut whole = priming(stream);
-            whole.extend_from_slice(&event.unwrap_or_default());
-            Full::new(Bytes::from(whole)).boxed()
-        }
-        Poll::Pending => {
-            let running = tokio::spawn(event);
-            let reply: Reply = async move { running.await.ok().flatten() }.boxed().shared();
-            let mut body = Stream::new(Some(priming(stream).into()), reply.clone().boxed());
-            if sessions.keep_reply(&session, stream, reply.clone()) {
-                body.kept = Some(Kept {
-                    sessions,
-                    session,
-                    stream,
-                    reply,
-                });
+    });
+    async move {
+        let at_once = std::future::poll_fn(|cx| Poll::Ready(event.as_mut().poll(cx))).await;
+        let body = match at_once {
+            Poll::Ready(event) => {
+                let mut whole = priming(stream);
+                whole.extend_from_slice(&event.unwrap_or_default());
+                Full::new(Bytes::from(whole)).boxed()
             }
-            body.boxed()
-        }
-    };
-    sse(body)
+            Poll::Pending => {
+                let running = tokio::spawn(event);
+                let reply: Reply = async move { running.await.ok().flatten() }.boxed().shared();
+                let mut body = Stream::new(Some(priming(stream).into()), reply.clone().boxed());
+                if sessions.keep_reply(&session, stream, reply.clone()) {
+                    body.kept = Some(Kept {
+                        sessions,
+                        session,
+                        stream,
+                        reply,
+                    });
+                }
+                body.boxed()
+            }
+        };
+        sse(body)
+    }
 }
 
 /// The priming event of the stream `stream`: its id, and how long a client whose stream

@@ -210,18 +210,20 @@ impl Direct {
         Ok(Some(begun))
     }
 
-    /// The SSE response to a call in a session; see [`call_stream`].
-    async fn answer_in_session<F>(
+    /// The SSE response to a call in a session; see [`call_stream`]. Not an `async fn`,
+    /// for the reason [`call_stream::respond`] gives: the future returned holds the call
+    /// boxed, not inline.
+    fn answer_in_session<F>(
         &self,
         running: F,
         id: rmcp::model::RequestId,
         begun: DirectCall,
-    ) -> Response<Boxed>
+    ) -> impl Future<Output = Response<Boxed>> + Send + use<F>
     where
         F: Future<Output = Result<CallToolResponse, rmcp::model::ErrorData>> + Send + 'static,
     {
         let message = async move { answer(running.await, id) };
-        call_stream::respond(message, begun, self.stop.clone()).await
+        call_stream::respond(message, begun, self.stop.clone())
     }
 
     /// The stream of a call answered here that a client resumes: a GET in its session
