@@ -4,9 +4,9 @@
 //! server allows, which sends the request through `rmcp`), and the two responses are the
 //! same: stateless, status, headers but the date, and body bytes; in a session, status,
 //! headers but the date and the body's length, and the messages of the SSE stream, which
-//! both begin with a priming event (whose ids differ). The log shows which path answered. A call answered
-//! directly in a session ends when the client cancels it or the session ends, and keeps
-//! its session from the idle timeout.
+//! both begin with a priming event (whose ids differ). The log shows which path
+//! answered. A call answered directly in a session ends when the client cancels it or
+//! the session ends, and keeps its session from the idle timeout.
 
 #![cfg(feature = "http")]
 
