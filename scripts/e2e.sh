@@ -73,6 +73,8 @@ if setup scripts/setup-fuzzer.sh FUZZER_UNAVAILABLE; then
 fi
 
 cargo build -p mcp-tool-file-search --features redis,opentelemetry --locked
+# The OpenTelemetry test's fixture server, driven by tests/e2e/test_opentelemetry.py.
+cargo build -p mcp-tool-telemetry-fixture --locked
 # The runtime's examples, each driven by tests/e2e/test_examples.py.
 cargo build -p mcp-tool --examples --features redis --locked
 export EXAMPLES_DIR="$(realpath "${CARGO_TARGET_DIR:-target}")/debug/examples"
@@ -88,6 +90,7 @@ junit="${E2E_JUNIT:-$target_dir/e2e/junit.xml}"
 mkdir -p "$(dirname "$junit")"
 rm -f "$junit"
 status=0
+TELEMETRY_BIN="$(realpath "$target_dir/debug/telemetry_fixture")" \
 FILE_SEARCH_BIN="$(realpath "$bin")" PYTHONDONTWRITEBYTECODE=1 \
     .venv/bin/python -m pytest tests/e2e -q -rs -p no:cacheprovider --junitxml="$junit" "$@" || status=$?
 

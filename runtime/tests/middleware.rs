@@ -562,6 +562,14 @@ async fn each_request_is_a_span_with_the_mcp_attributes_and_a_tool_error_marks_i
         .lines()
         .filter(|line| line.contains("mcp.request"))
         .collect();
+    // The session's own messages have their spans too.
+    for method in ["initialize", "notifications/initialized"] {
+        let name = format!(r#"otel.name="{method}""#);
+        assert!(spans.iter().any(|span| span.contains(&name)), "{text}");
+    }
+    let spans: Vec<&str> = (spans.into_iter())
+        .filter(|span| span.contains(r#"mcp.method.name="tools/call""#))
+        .collect();
     assert_eq!(spans.len(), 2, "{text}");
     for attribute in [
         r#"otel.name="tools/call add""#,

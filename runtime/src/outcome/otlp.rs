@@ -9,7 +9,10 @@
 //! `OTEL_METRIC_EXPORT_INTERVAL`. Each request's span is parented on the trace context
 //! the client sends in the request's `_meta` (`traceparent`, `tracestate`, `baggage`), or
 //! else in the HTTP request's `traceparent` header. [`init`] returns a [`Telemetry`],
-//! which flushes what is left to export when it is dropped.
+//! which flushes what is left to export when it is dropped. [`durations`] is the view of
+//! the two duration histograms (unit, buckets) for a meter provider of one's own. What is
+//! exported, attribute by attribute: the guide's
+//! [Middleware and telemetry](crate::guide::middleware) page.
 //!
 //! ```standalone_crate,no_run
 //! # /// Adds two integers.
@@ -33,7 +36,7 @@ use opentelemetry::propagation::TextMapCompositePropagator;
 use opentelemetry::trace::TracerProvider as _;
 use opentelemetry_otlp::{MetricExporter, SpanExporter};
 use opentelemetry_sdk::Resource;
-use opentelemetry_sdk::metrics::SdkMeterProvider;
+use opentelemetry_sdk::metrics::{Aggregation, Instrument, SdkMeterProvider, Stream};
 use opentelemetry_sdk::propagation::{BaggagePropagator, TraceContextPropagator};
 use opentelemetry_sdk::trace::SdkTracerProvider;
 use tracing::Level;
@@ -41,6 +44,18 @@ use tracing_subscriber::Layer as _;
 use tracing_subscriber::filter::Targets;
 use tracing_subscriber::layer::SubscriberExt as _;
 use tracing_subscriber::util::SubscriberInitExt as _;
+
+/// The boundaries, in seconds, of the buckets of both duration histograms, as the
+/// conventions give them.
+const DURATION_BUCKETS: [f64; 14] = [
+    0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0,
+];
+
+/// The histogram of each message's duration.
+const OPERATION_DURATION: &str = "mcp.server.operation.duration";
+
+/// The histogram of each session's duration.
+const SESSION_DURATION: &str = "mcp.server.session.duration";
 
 /// What [`init`] set up: dropped, it exports what is left and stops the exporters.
 #[must_use = "dropping it stops the export"]
@@ -81,6 +96,7 @@ pub fn init() -> Result<Telemetry, Box<dyn Error + Send + Sync>> {
     let metrics = SdkMeterProvider::builder()
         .with_periodic_exporter(MetricExporter::builder().with_http().build()?)
         .with_resource(resource)
+        .with_view(durations)
         .build();
     opentelemetry::global::set_text_map_propagator(TextMapCompositePropagator::new(vec![
         Box::new(TraceContextPropagator::new()),
@@ -90,7 +106,13 @@ pub fn init() -> Result<Telemetry, Box<dyn Error + Send + Sync>> {
         .with_writer(crate::logging::masked(std::io::stderr))
         .with_ansi(false)
         .with_filter(crate::logging::env_filter());
+    // What tracing-opentelemetry adds by default tells the collector of the machine the
+    // server was built on (source paths) and of its threads: none of it is exported.
     let exported = tracing_opentelemetry::layer()
+        .with_location(false)
+        .with_threads(false)
+        .with_target(false)
+        .with_tracked_inactivity(false)
         .with_tracer(spans.tracer("mcp-tool"))
         .with_filter(Targets::new().with_target("mcp_tool::request", Level::INFO));
     let measured = tracing_opentelemetry::MetricsLayer::new(metrics.clone())
@@ -101,4 +123,29 @@ pub fn init() -> Result<Telemetry, Box<dyn Error + Send + Sync>> {
         .with(measured)
         .try_init()?;
     Ok(Telemetry { spans, metrics })
+}
+
+/// The view of the two duration histograms the conventions define: unit `s`, and their
+/// explicit bucket boundaries from 10 ms to 300 s. Give it to a meter provider of your
+/// own with `SdkMeterProviderBuilder::with_view`; [`init`] does.
+///
+/// ```
+/// let meters = opentelemetry_sdk::metrics::SdkMeterProvider::builder()
+///     .with_view(mcp_tool::telemetry::durations)
+///     .build();
+/// # drop(meters);
+/// ```
+pub fn durations(instrument: &Instrument) -> Option<Stream> {
+    if ![OPERATION_DURATION, SESSION_DURATION].contains(&instrument.name()) {
+        return None;
+    }
+    let buckets = Aggregation::ExplicitBucketHistogram {
+        boundaries: DURATION_BUCKETS.to_vec(),
+        record_min_max: true,
+    };
+    Stream::builder()
+        .with_unit("s")
+        .with_aggregation(buckets)
+        .build()
+        .ok()
 }

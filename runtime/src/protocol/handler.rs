@@ -14,6 +14,10 @@ use rmcp::model::{
     UnsubscribeRequestParams,
 };
 use rmcp::model::{CancelTaskParams, GetTaskParams, GetTaskResult, UpdateTaskParams};
+use rmcp::model::{
+    CancelledNotificationParam, InitializeRequestParams, InitializeResult,
+    ProgressNotificationParam,
+};
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{RoleServer, ServerHandler};
 
@@ -92,6 +96,47 @@ impl ServerHandler for ToolServer {
         let listed = self.shared.list.listed();
         let position = listed.position(name)?;
         listings::tools(&listed).get(position).cloned()
+    }
+
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        let peer = context.peer.clone();
+        let answer = async move {
+            let result = self.negotiate_initialize(&request);
+            peer.set_peer_info(request);
+            result
+        };
+        let agreed = |result: &InitializeResult| Some(result.protocol_version.to_string());
+        self.spanned("initialize", context, answer, agreed).await
+    }
+
+    async fn ping(&self, context: RequestContext<RoleServer>) -> Result<(), ErrorData> {
+        self.spanned("ping", context, async { Ok(()) }, |_| None)
+            .await
+    }
+
+    async fn on_cancelled(
+        &self,
+        _cancelled: CancelledNotificationParam,
+        context: NotificationContext<RoleServer>,
+    ) {
+        // rmcp has cancelled the request already: all that is left is its span.
+        self.notified("notifications/cancelled", context).await;
+    }
+
+    async fn on_progress(
+        &self,
+        _progress: ProgressNotificationParam,
+        context: NotificationContext<RoleServer>,
+    ) {
+        self.notified("notifications/progress", context).await;
+    }
+
+    async fn on_roots_list_changed(&self, context: NotificationContext<RoleServer>) {
+        (self.notified("notifications/roots/list_changed", context)).await;
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {

@@ -25,7 +25,7 @@ use tracing::Instrument as _;
 
 use crate::model::{Auth, RequestId};
 use crate::protocol::{bridge, peer_session};
-use crate::server::pipeline::spans::{self, Failure, Head, TRACE_KEYS};
+use crate::server::pipeline::spans::{self, Failure, Head, TRACE_KEYS, Trace};
 use crate::server::pipeline::{
     Body, ErrorReply, Reply, Request, Response, Transport, written_size,
 };
@@ -187,8 +187,10 @@ pub(crate) trait Origin: Send + 'static {
     fn caller(&self) -> Option<Arc<Auth>>;
     fn meta(&self) -> Map<String, Value>;
     fn client_address(&self) -> Option<SocketAddr>;
-    /// The trace context the client sent, in `_meta` or else as HTTP headers.
-    fn trace(&self) -> [Option<&str>; 3];
+    /// The HTTP version the request came over, on HTTP.
+    fn http_version(&self) -> Option<&'static str>;
+    /// The trace context the client sent, in `_meta` and as HTTP headers.
+    fn trace(&self) -> Trace<'_>;
 }
 
 impl Origin for RequestContext<RoleServer> {
@@ -220,37 +222,41 @@ impl Origin for RequestContext<RoleServer> {
         client_address(&self.extensions)
     }
 
-    fn trace(&self) -> [Option<&str>; 3] {
+    fn http_version(&self) -> Option<&'static str> {
+        http_version(&self.extensions)
+    }
+
+    fn trace(&self) -> Trace<'_> {
         trace(&self.meta.0.0, &self.extensions)
     }
 }
 
-/// The trace context in `meta`, or else in the HTTP request's headers.
-fn trace<'a>(
+/// The trace context in `meta` and in the HTTP request's headers.
+pub(crate) fn trace<'a>(
     meta: &'a Map<String, Value>,
     extensions: &'a rmcp::model::Extensions,
-) -> [Option<&'a str>; 3] {
-    trace_in(meta, || {
-        #[cfg(feature = "http")]
-        if let Some(parts) = extensions.get::<http::request::Parts>() {
-            return TRACE_KEYS.map(|key| parts.headers.get(key).and_then(|v| v.to_str().ok()));
-        }
-        let _ = extensions;
-        [None; 3]
-    })
+) -> Trace<'a> {
+    Trace {
+        meta: trace_in(meta),
+        headers: {
+            #[cfg(feature = "http")]
+            match extensions.get::<http::request::Parts>() {
+                Some(parts) => TRACE_KEYS
+                    .map(|key| parts.headers.get(key).and_then(|value| value.to_str().ok())),
+                None => [None; 3],
+            }
+            #[cfg(not(feature = "http"))]
+            {
+                let _ = extensions;
+                [None; 3]
+            }
+        },
+    }
 }
 
-/// The trace context in `meta` when it names a `traceparent`, else what `headers` give.
-pub(crate) fn trace_in<'a>(
-    meta: &'a Map<String, Value>,
-    headers: impl FnOnce() -> [Option<&'a str>; 3],
-) -> [Option<&'a str>; 3] {
-    let in_meta = TRACE_KEYS.map(|key| meta.get(key).and_then(Value::as_str));
-    if in_meta[0].is_some() {
-        in_meta
-    } else {
-        headers()
-    }
+/// The trace context in `meta`.
+pub(crate) fn trace_in(meta: &Map<String, Value>) -> [Option<&str>; 3] {
+    TRACE_KEYS.map(|key| meta.get(key).and_then(Value::as_str))
 }
 
 impl ToolServer {
@@ -285,7 +291,10 @@ impl ToolServer {
         T: Answer,
         F: Future<Output = Result<T, ErrorData>> + Send + 'static,
     {
-        let traced = spans::begin(method, || head(params.target(), &context));
+        let traced = spans::begin(method, || {
+            let target = params.target();
+            head(target, self.knows(method, target), &context)
+        });
         let span = traced.span.clone();
         let server = self.passed();
         Box::pin(async move {
@@ -307,9 +316,9 @@ impl ToolServer {
         })
     }
 
-    /// Handles a notification of `method` with `handle`, through the pipeline's layers
-    /// when the server has any; one a layer refuses is dropped, as notifications get no
-    /// reply.
+    /// Handles a notification of `method` with `handle`, in its span when a subscriber
+    /// listens and through the pipeline's layers when the server has any; one a layer
+    /// refuses is dropped, as notifications get no reply.
     pub(crate) async fn piped_notification<F>(
         &self,
         method: &'static str,
@@ -318,29 +327,112 @@ impl ToolServer {
     ) where
         F: Future<Output = ()> + Send + 'static,
     {
+        let traced = spans::begin(method, || notification_head(&context));
+        let span = traced.span.clone();
         let server = self.passed();
         if self.shared.layers.is_empty() {
-            return handle(server, context).await;
+            handle(server, context).instrument(span).await;
+        } else {
+            let mut request = notification(method, &context);
+            request.handler = Some(Box::new(move |_| {
+                Box::pin(async move {
+                    handle(server, context).await;
+                    Response::reply(())
+                })
+            }));
+            let _ = self.shared.layers.run(request).instrument(span).await;
         }
-        let mut request = notification(method, &context);
-        request.handler = Some(Box::new(move |_| {
-            Box::pin(async move {
-                handle(server, context).await;
-                Response::reply(())
-            })
-        }));
-        let _ = self.shared.layers.run(request).await;
+        traced.finish(None);
+    }
+
+    /// A notification of `method` that needs nothing of the handler, through the
+    /// pipeline when anyone observes it.
+    pub(crate) async fn notified(
+        &self,
+        method: &'static str,
+        context: NotificationContext<RoleServer>,
+    ) {
+        if !self.unobserved() {
+            (self.piped_notification(method, context, async |_, _| {})).await;
+        }
+    }
+
+    /// Answers a request of `method` that no layer sees (`initialize`, `ping`) with
+    /// `answer`, in its span when a subscriber listens; `version` reads the protocol
+    /// version an answer agrees, for the span of an `initialize`.
+    pub(crate) async fn spanned<T>(
+        &self,
+        method: &'static str,
+        context: RequestContext<RoleServer>,
+        answer: impl Future<Output = Result<T, ErrorData>>,
+        version: impl FnOnce(&T) -> Option<String>,
+    ) -> Result<T, ErrorData> {
+        if !spans::listening() {
+            return answer.await;
+        }
+        let mut traced = spans::begin(method, || head(None, false, &context));
+        let answered = answer.instrument(traced.span.clone()).await;
+        if let Ok(version) = answered.as_ref().map(version)
+            && let Some(version) = version
+        {
+            traced.protocol_version(version);
+        }
+        traced.finish(failure(&answered, None));
+        answered
+    }
+
+    /// Whether `target` names a tool or a prompt of the server, for a request of
+    /// `method`: only such a name is low in cardinality enough for a span's name.
+    fn knows(&self, method: &str, target: Option<&str>) -> bool {
+        match (method, target) {
+            ("tools/call", Some(name)) => self.find(name).is_some(),
+            ("prompts/get", Some(name)) => self.shared.catalog.prompts.contains(name),
+            _ => false,
+        }
     }
 }
 
+/// What the span of a notification says of it.
+fn notification_head(context: &NotificationContext<RoleServer>) -> Head<'_> {
+    let extensions = &context.extensions;
+    Head {
+        target: None,
+        known: false,
+        session: http_session(extensions),
+        protocol_version: (context.peer.peer_info()).map(|info| info.protocol_version.to_string()),
+        id: None,
+        transport: transport(extensions),
+        http_version: http_version(extensions),
+        client: client_address(extensions),
+        trace: trace(notification_meta(context), extensions),
+    }
+}
+
+/// A notification's `_meta`. rmcp's service loop moves the notification's extensions into
+/// the context before it takes `_meta` out of them, so `_meta` stays in the extensions.
+fn notification_meta(context: &NotificationContext<RoleServer>) -> &Map<String, Value> {
+    match extensions_meta(&context.extensions) {
+        Some(meta) if context.meta.0.0.is_empty() => meta,
+        _ => &context.meta.0.0,
+    }
+}
+
+fn extensions_meta(extensions: &rmcp::model::Extensions) -> Option<&Map<String, Value>> {
+    let meta = extensions.get::<rmcp::model::NotificationMetaObject>()?;
+    Some(&meta.0.0)
+}
+
 /// What the span of a request says of it.
-fn head<'a>(target: Option<&'a str>, origin: &'a impl Origin) -> Head<'a> {
+fn head<'a>(target: Option<&'a str>, known: bool, origin: &'a impl Origin) -> Head<'a> {
     Head {
         target,
+        known,
         session: origin.session(),
         protocol_version: origin.protocol_version(),
         id: Some(origin.id().to_string()),
         transport: origin.transport(),
+        http_version: origin.http_version(),
+        client: origin.client_address(),
         trace: origin.trace(),
     }
 }
@@ -371,7 +463,7 @@ fn notification(method: &'static str, context: &NotificationContext<RoleServer>)
         session: http_session(&context.extensions).map(str::to_owned),
         protocol_version: None,
         transport: transport(&context.extensions),
-        meta: context.meta.0.0.clone(),
+        meta: notification_meta(context).clone(),
         id: None,
         client_address: client_address(&context.extensions),
         handler: None,
@@ -441,6 +533,20 @@ pub(crate) fn transport(extensions: &rmcp::model::Extensions) -> Transport {
     }
     let _ = extensions;
     Transport::Stdio
+}
+
+/// The HTTP version of the request a message came in, on HTTP.
+fn http_version(extensions: &rmcp::model::Extensions) -> Option<&'static str> {
+    #[cfg(feature = "http")]
+    {
+        let parts = extensions.get::<http::request::Parts>()?;
+        Some(spans::http_version(parts.version))
+    }
+    #[cfg(not(feature = "http"))]
+    {
+        let _ = extensions;
+        None
+    }
 }
 
 fn client_address(extensions: &rmcp::model::Extensions) -> Option<SocketAddr> {

@@ -1,10 +1,14 @@
 //! Serving a built server over stdio, or any pair of byte streams that carry one
 //! JSON-RPC message a line: rmcp's session over our line transport.
 
+use std::time::Instant;
+
 use rmcp::ServiceExt;
 
 use crate::outcome::error::ServerError;
 use crate::protocol::lines::LineTransport;
+use crate::server::pipeline::Transport;
+use crate::server::pipeline::spans;
 use crate::server::tool_server::ToolServer;
 
 impl ToolServer {
@@ -26,12 +30,20 @@ impl ToolServer {
         let transport = LineTransport::new(input, output, self.limits());
         let mut session = self.session();
         session.outbox = Some(transport.outbox());
+        let began = Instant::now();
         let running = ServiceExt::serve(session, transport)
             .await
             .map_err(|e| ServerError::Transport(e.to_string()))?;
-        running
-            .waiting()
-            .await
+        let peer = running.peer().clone();
+        let ended = running.waiting().await;
+        if spans::listening() {
+            let version = peer
+                .peer_info()
+                .map(|info| info.protocol_version.to_string());
+            let error = ended.as_ref().err().map(|_| "transport_error");
+            spans::session_ended(began, Transport::Stdio, version.as_deref(), error);
+        }
+        ended
             .map(|_| ())
             .map_err(|e| ServerError::Transport(e.to_string()))
     }

@@ -87,6 +87,13 @@ impl Prompts {
         ))
     }
 
+    /// Whether the server has a prompt named `name`.
+    pub(crate) fn contains(&self, name: &str) -> bool {
+        (self.prompts)
+            .binary_search_by(|prompt| prompt.entry.name().cmp(name))
+            .is_ok()
+    }
+
     fn find(&self, name: &str) -> Result<&BuiltPrompt, CallError> {
         match (self.prompts).binary_search_by(|prompt| prompt.entry.name().cmp(name)) {
             Ok(found) => Ok(&self.prompts[found]),

@@ -62,6 +62,7 @@ use crate::protocol::piped::{Origin, address_of, trace_in};
 use crate::protocol::wire::PROTOCOL_VERSION_KEY;
 use crate::protocol::wire::{self, Inbound};
 use crate::server::pipeline::Transport;
+use crate::server::pipeline::spans::Trace;
 use crate::server::pipeline::spans::{self, TRACE_KEYS};
 use crate::server::tool_server::{Refusal, ToolServer};
 
@@ -315,6 +316,7 @@ struct Incoming {
     meta: serde_json::Map<String, serde_json::Value>,
     protocol_version: Option<String>,
     client_address: Option<std::net::SocketAddr>,
+    http_version: &'static str,
 }
 
 impl Incoming {
@@ -338,6 +340,7 @@ impl Incoming {
             meta,
             protocol_version,
             client_address: address_of(parts),
+            http_version: spans::http_version(parts.version),
             caller,
             trace_headers: match spans::listening() {
                 true => TRACE_KEYS.map(|key| {
@@ -379,10 +382,15 @@ impl Origin for Incoming {
         self.client_address
     }
 
-    fn trace(&self) -> [Option<&str>; 3] {
-        trace_in(&self.meta, || {
-            self.trace_headers.each_ref().map(Option::as_deref)
-        })
+    fn http_version(&self) -> Option<&'static str> {
+        Some(self.http_version)
+    }
+
+    fn trace(&self) -> Trace<'_> {
+        Trace {
+            meta: trace_in(&self.meta),
+            headers: self.trace_headers.each_ref().map(Option::as_deref),
+        }
     }
 }
 

@@ -36,6 +36,9 @@ use rmcp::transport::streamable_http_server::session::local::{
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 
+use crate::server::pipeline::Transport;
+use crate::server::pipeline::spans;
+
 tokio::task_local! {
     /// Set for the request being answered when a session it asked for was refused.
     static REFUSED: Cell<bool>;
@@ -99,6 +102,8 @@ struct Held {
     owner: Option<String>,
     /// Once its `initialize` was answered: what calls answered directly need of it.
     live: Option<Live>,
+    /// When it was opened, for `mcp.server.session.duration`.
+    began: Instant,
 }
 
 /// An initialized session, as the calls answered directly in it see it.
@@ -287,6 +292,7 @@ impl SessionManager for BoundedSessions {
             _slot: slot,
             owner,
             live: None,
+            began: Instant::now(),
         };
         self.held().insert(id.clone(), held);
         Ok((id, transport))
@@ -322,9 +328,15 @@ impl SessionManager for BoundedSessions {
     async fn close_session(&self, id: &SessionId) -> Result<(), Self::Error> {
         let closed = self.local.close_session(id).await;
         // Called again when the session's task ends: the slot is given back once.
-        let held = self.held().remove(id);
-        if let Some(live) = held.and_then(|held| held.live) {
+        let Some(held) = self.held().remove(id) else {
+            return Ok(closed?);
+        };
+        let version = held.live.as_ref().map(|live| live.protocol_version.clone());
+        if let Some(live) = held.live {
             live.ended.cancel();
+        }
+        if spans::listening() {
+            spans::session_ended(held.began, Transport::Http, version.as_deref(), None);
         }
         Ok(closed?)
     }

@@ -1,33 +1,68 @@
-//! Each request as a `tracing` span named and attributed by OpenTelemetry's semantic
-//! conventions for MCP (server side), and its duration as the
-//! `mcp.server.operation.duration` histogram.
+//! Each message a client sends as a `tracing` span named and attributed by OpenTelemetry's
+//! semantic conventions for MCP (server side), its duration as the
+//! `mcp.server.operation.duration` histogram, and each session's as
+//! `mcp.server.session.duration`.
 //!
 //! The span is `mcp.request` at `INFO` under the target `mcp_tool::request`; its
 //! `otel.name` is `{mcp.method.name} {target}`, which `tracing-opentelemetry` takes for the
-//! exported span's name. The duration is an event under `mcp_tool::metrics` whose
-//! `histogram.`-prefixed field `tracing-opentelemetry`'s `MetricsLayer` records. With no
-//! subscriber listening to either target, neither is made: a request pays a check of
-//! each callsite's interest.
+//! exported span's name. The target is named only when it is a tool or a prompt of the
+//! server: a resource's URI, a task's id and a name the server does not know are unbounded
+//! sets, which the conventions keep out of span names. The durations are events under
+//! `mcp_tool::metrics` whose `histogram.`-prefixed field `tracing-opentelemetry`'s
+//! `MetricsLayer` records. With no subscriber listening to either target, neither is made:
+//! a message pays a check of each callsite's interest.
 
+use std::net::SocketAddr;
 use std::time::Instant;
 
 use tracing::Span;
 use tracing::field::Empty;
 
 use super::Transport;
-use crate::outcome::masking::mask_credentials;
+use crate::outcome::masking::mask_failure;
 
-/// What the span of a request says of it besides its method, read only when a
+/// What the span of a message says of it besides its method, read only when a
 /// subscriber listens.
 pub(crate) struct Head<'a> {
     pub(crate) target: Option<&'a str>,
+    /// Whether `target` is a tool or prompt the server has: only then is it in the span's
+    /// name and on the histogram's points.
+    pub(crate) known: bool,
     pub(crate) session: Option<&'a str>,
     pub(crate) protocol_version: Option<String>,
+    /// The JSON-RPC id of a request; none for a notification.
     pub(crate) id: Option<String>,
     pub(crate) transport: Transport,
-    /// The trace context the client sent: `traceparent`, `tracestate`, `baggage`.
+    /// The HTTP version the message came over (`1.1`, `2`), on HTTP.
+    pub(crate) http_version: Option<&'static str>,
+    /// Where the message came from, on HTTP.
+    pub(crate) client: Option<SocketAddr>,
     #[cfg_attr(not(feature = "opentelemetry"), allow(dead_code))]
-    pub(crate) trace: [Option<&'a str>; 3],
+    pub(crate) trace: Trace<'a>,
+}
+
+/// The trace context a client sent: in the message's `_meta`, and in the HTTP request's
+/// headers. Each is `traceparent`, `tracestate`, `baggage`.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Trace<'a> {
+    pub(crate) meta: [Option<&'a str>; 3],
+    pub(crate) headers: [Option<&'a str>; 3],
+}
+
+impl<'a> Trace<'a> {
+    /// The context the span's parent is: the message's, else the transport's.
+    #[cfg_attr(not(feature = "opentelemetry"), allow(dead_code))]
+    fn parent(&self) -> Option<&[Option<&'a str>; 3]> {
+        [&self.meta, &self.headers]
+            .into_iter()
+            .find(|context| context[0].is_some())
+    }
+
+    /// The transport's context, when the message had its own: the span links to it.
+    #[cfg_attr(not(feature = "opentelemetry"), allow(dead_code))]
+    fn link(&self) -> Option<&[Option<&'a str>; 3]> {
+        (self.meta[0].is_some() && self.headers[0].is_some()).then_some(&self.headers)
+    }
 }
 
 /// How a request failed, for its span.
@@ -38,12 +73,22 @@ pub(crate) enum Failure<'a> {
     Tool(&'a str),
 }
 
-/// The span of a request, and when its timing began (when anyone listens for it).
+/// The span of a message, and when its timing began (when anyone listens for it).
 pub(crate) struct Traced {
     pub(crate) span: Span,
-    method: &'static str,
     began: Option<Instant>,
-    attributes: Option<(Option<String>, Transport)>,
+    /// What the histogram's point says of the message, when it is timed.
+    point: Option<Box<Point>>,
+}
+
+/// The attributes of a message's point in `mcp.server.operation.duration`.
+struct Point {
+    method: &'static str,
+    /// A known tool's or prompt's name.
+    target: Option<String>,
+    protocol_version: Option<String>,
+    transport: Transport,
+    http_version: Option<&'static str>,
 }
 
 /// Whether a subscriber listens for the spans or the duration samples. Without one, a
@@ -55,7 +100,7 @@ pub(crate) fn listening() -> bool {
             || tracing::event_enabled!(target: "mcp_tool::metrics", tracing::Level::INFO))
 }
 
-/// Opens the span of a request of `method`; `head` is read only when it is recorded.
+/// Opens the span of a message of `method`; `head` is read only when it is recorded.
 pub(crate) fn begin<'a>(method: &'static str, head: impl FnOnce() -> Head<'a>) -> Traced {
     let span = tracing::info_span!(
         target: "mcp_tool::request",
@@ -73,6 +118,10 @@ pub(crate) fn begin<'a>(method: &'static str, head: impl FnOnce() -> Head<'a>) -
         mcp.protocol.version = Empty,
         jsonrpc.request.id = Empty,
         network.transport = Empty,
+        network.protocol.name = Empty,
+        network.protocol.version = Empty,
+        client.address = Empty,
+        client.port = Empty,
         error.type = Empty,
         rpc.response.status_code = Empty,
     );
@@ -80,20 +129,27 @@ pub(crate) fn begin<'a>(method: &'static str, head: impl FnOnce() -> Head<'a>) -
     if span.is_disabled() && !timed {
         return Traced {
             span,
-            method,
             began: None,
-            attributes: None,
+            point: None,
         };
     }
     let head = head();
     record_head(&span, method, &head);
     #[cfg(feature = "opentelemetry")]
     parent(&span, &head.trace);
+    let point = timed.then(|| {
+        Box::new(Point {
+            method,
+            target: (head.target.filter(|_| head.known)).map(str::to_owned),
+            protocol_version: head.protocol_version,
+            transport: head.transport,
+            http_version: head.http_version,
+        })
+    });
     Traced {
         span,
-        method,
         began: timed.then(Instant::now),
-        attributes: timed.then(|| (head.target.map(str::to_owned), head.transport)),
+        point,
     }
 }
 
@@ -101,21 +157,26 @@ fn record_head(span: &Span, method: &'static str, head: &Head<'_>) {
     if span.is_disabled() {
         return;
     }
-    match head.target {
+    match head.target.filter(|_| head.known) {
         Some(target) => span.record("otel.name", format!("{method} {target}")),
         None => span.record("otel.name", method),
     };
     if let Some(target) = head.target {
+        // A name the server does not know is the client's text: masked as any.
+        let target = match head.known {
+            true => target.into(),
+            false => mask_failure(target),
+        };
         match method {
             "tools/call" => {
-                span.record("gen_ai.tool.name", target);
+                span.record("gen_ai.tool.name", &*target);
                 span.record("gen_ai.operation.name", "execute_tool");
             }
             "prompts/get" => {
-                span.record("gen_ai.prompt.name", target);
+                span.record("gen_ai.prompt.name", &*target);
             }
             "resources/read" | "resources/subscribe" | "resources/unsubscribe" => {
-                span.record("mcp.resource.uri", target);
+                span.record("mcp.resource.uri", &*target);
             }
             _ => {}
         }
@@ -130,11 +191,21 @@ fn record_head(span: &Span, method: &'static str, head: &Head<'_>) {
         span.record("jsonrpc.request.id", id.as_str());
     }
     span.record("network.transport", head.transport.network());
+    if let Some(version) = head.http_version {
+        span.record("network.protocol.name", "http");
+        span.record("network.protocol.version", version);
+    }
+    if let Some(client) = head.client {
+        span.record("client.address", client.ip().to_string());
+        span.record("client.port", i64::from(client.port()));
+    }
 }
 
-/// Makes the client's trace, when it sent one, the parent of the request's span.
+/// Makes the client's trace, when it sent one, the parent of the message's span, and
+/// links the transport's when the message carried its own.
 #[cfg(feature = "opentelemetry")]
-fn parent(span: &Span, trace: &[Option<&str>; 3]) {
+fn parent(span: &Span, trace: &Trace<'_>) {
+    use opentelemetry::trace::TraceContextExt as _;
     use tracing_opentelemetry::OpenTelemetrySpanExt as _;
 
     /// The trace context's fields, as a propagator reads them.
@@ -151,14 +222,25 @@ fn parent(span: &Span, trace: &[Option<&str>; 3]) {
         }
     }
 
-    if span.is_disabled() || trace[0].is_none() {
+    fn extract(fields: &[Option<&str>; 3]) -> opentelemetry::Context {
+        opentelemetry::global::get_text_map_propagator(|propagator| {
+            propagator.extract(&Carrier(fields))
+        })
+    }
+
+    if span.is_disabled() {
         return;
     }
-    let context = opentelemetry::global::get_text_map_propagator(|propagator| {
-        propagator.extract(&Carrier(trace))
-    });
-    // A span no OpenTelemetry layer records has no parent to set: nothing to do.
-    let _ = span.set_parent(context);
+    if let Some(context) = trace.parent() {
+        // A span no OpenTelemetry layer records has no parent to set: nothing to do.
+        let _ = span.set_parent(extract(context));
+    }
+    if let Some(transport) = trace.link() {
+        let linked = extract(transport).span().span_context().clone();
+        if linked.is_valid() {
+            span.add_link(linked);
+        }
+    }
 }
 
 /// The keys of the trace context a client propagates (W3C Trace Context and Baggage), in
@@ -171,13 +253,22 @@ impl Traced {
         !self.span.is_disabled() || self.began.is_some()
     }
 
-    /// Closes the request's record: its failure on the span, its duration as the
+    /// Records the protocol version a message agreed, known once it is answered (an
+    /// `initialize`).
+    pub(crate) fn protocol_version(&mut self, version: String) {
+        self.span.record("mcp.protocol.version", version.as_str());
+        if let Some(point) = &mut self.point {
+            point.protocol_version = Some(version);
+        }
+    }
+
+    /// Closes the message's record: its failure on the span, its duration as the
     /// histogram's sample.
     pub(crate) fn finish(self, failure: Option<Failure<'_>>) {
-        let error_type = match &failure {
-            Some(Failure::Error { code, .. }) => Some(code.to_string()),
-            Some(Failure::Tool(_)) => Some("tool_error".to_owned()),
-            None => None,
+        let (error_type, status_code) = match &failure {
+            Some(Failure::Error { code, .. }) => (Some(code.to_string()), Some(code.to_string())),
+            Some(Failure::Tool(_)) => (Some("tool_error".to_owned()), None),
+            None => (None, None),
         };
         if !self.span.is_disabled()
             && let Some(failure) = &failure
@@ -185,27 +276,61 @@ impl Traced {
             let span = &self.span;
             span.record("otel.status_code", "error");
             span.record("error.type", error_type.as_deref());
-            match failure {
-                Failure::Error { code, message } => {
-                    span.record("rpc.response.status_code", code.to_string());
-                    span.record("otel.status_description", &*mask_credentials(message));
-                }
-                Failure::Tool(text) => {
-                    span.record("otel.status_description", &*mask_credentials(text));
-                }
-            }
+            span.record("rpc.response.status_code", status_code.as_deref());
+            let message = match failure {
+                Failure::Error { message, .. } => message,
+                Failure::Tool(text) => text,
+            };
+            span.record("otel.status_description", &*mask_failure(message));
         }
-        if let (Some(began), Some((target, transport))) = (self.began, self.attributes) {
+        if let (Some(began), Some(point)) = (self.began, self.point) {
             let seconds = began.elapsed().as_secs_f64();
+            let target = point.target.as_deref();
             tracing::event!(
                 target: "mcp_tool::metrics",
                 tracing::Level::INFO,
                 histogram.mcp.server.operation.duration = seconds,
-                mcp.method.name = self.method,
-                gen_ai.tool.name = (self.method == "tools/call").then_some(target.as_deref()).flatten(),
-                network.transport = transport.network(),
+                mcp.method.name = point.method,
+                gen_ai.tool.name = (point.method == "tools/call").then_some(target).flatten(),
+                gen_ai.prompt.name = (point.method == "prompts/get").then_some(target).flatten(),
+                gen_ai.operation.name = (point.method == "tools/call").then_some("execute_tool"),
+                mcp.protocol.version = point.protocol_version.as_deref(),
+                network.transport = point.transport.network(),
+                network.protocol.name = point.http_version.map(|_| "http"),
+                network.protocol.version = point.http_version,
                 error.type = error_type.as_deref(),
+                rpc.response.status_code = status_code.as_deref(),
             );
         }
+    }
+}
+
+/// Records a session's duration, from its start to now, when anyone listens.
+pub(crate) fn session_ended(
+    began: Instant,
+    transport: Transport,
+    protocol_version: Option<&str>,
+    error_type: Option<&str>,
+) {
+    tracing::event!(
+        target: "mcp_tool::metrics",
+        tracing::Level::INFO,
+        histogram.mcp.server.session.duration = began.elapsed().as_secs_f64(),
+        mcp.protocol.version = protocol_version,
+        network.transport = transport.network(),
+        network.protocol.name = matches!(transport, Transport::Http).then_some("http"),
+        error.type = error_type,
+    );
+}
+
+/// The `network.protocol.version` of an HTTP version.
+#[cfg(feature = "http")]
+pub(crate) fn http_version(version: http::Version) -> &'static str {
+    match version {
+        http::Version::HTTP_09 => "0.9",
+        http::Version::HTTP_10 => "1.0",
+        http::Version::HTTP_2 => "2",
+        http::Version::HTTP_3 => "3",
+        _ => "1.1",
     }
 }
