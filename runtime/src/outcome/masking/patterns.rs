@@ -21,19 +21,28 @@ pub(super) static PEM: LazyLock<Regex> = LazyLock::new(|| {
     ))
 });
 
-/// Token shapes, each anchored at its first character.
+/// Token shapes, each anchored at its first character. A prefix only an issuer writes
+/// (`sk_live_`, `sk-`, `ghp_`, `xoxb-`, `AKIA`) is masked with whatever follows it, however
+/// short: a test key is as secret as a live one, and shorter than any length rule expects.
+/// Only a bare prefix, with fewer than three characters after it, is not a key.
 const TOKEN_SHAPES: &str = concat!(
     r"(?i:bearer|basic)[ \t]+[A-Za-z0-9._~+/:\-]+=*",
+    // A JWT: a JSON header, then a payload that is JSON as well or at least base64url.
+    r"|eyJ[A-Za-z0-9_\-]*\.eyJ[A-Za-z0-9_\-]*\.",
     r"|eyJ[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]{4,}\.[A-Za-z0-9_\-]*",
-    r"|(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|APKA|AROA)[A-Z0-9]{16,}",
-    r"|gh[pousr]_[A-Za-z0-9]{20,}",
-    r"|github_pat_[A-Za-z0-9_]{20,}",
-    r"|glpat-[A-Za-z0-9_\-]{20,}",
-    r"|xox[abeprs]-[A-Za-z0-9\-]{10,}",
-    r"|[rsp]k_(?:live|test)_[A-Za-z0-9]{10,}",
-    r"|whsec_[A-Za-z0-9]{20,}",
-    r"|sk-[A-Za-z0-9_\-]{20,}",
-    r"|AIza[A-Za-z0-9_\-]{35,}",
+    // AWS: access keys by prefix; the other unique ids at their full length of 16.
+    r"|(?:AKIA|ASIA)[A-Z0-9]{4,}",
+    r"|(?:ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|APKA|AROA)[A-Z0-9]{16,}",
+    r"|gh[pousr]_[A-Za-z0-9]{3,}",
+    r"|github_pat_[A-Za-z0-9_]{3,}",
+    r"|glpat-[A-Za-z0-9_\-]{3,}",
+    r"|xox[abeprs]-[A-Za-z0-9\-]{3,}",
+    // Stripe's secret, restricted and publishable keys, live or test.
+    r"|[rsp]k_(?:live|test)_[A-Za-z0-9]{3,}",
+    r"|whsec_[A-Za-z0-9]{3,}",
+    // OpenAI (`sk-`, `sk-proj-`), Anthropic (`sk-ant-`) and those who copied them.
+    r"|sk-[A-Za-z0-9_\-]{3,}",
+    r"|AIza[A-Za-z0-9_\-]{3,}",
     r"|hf_[A-Za-z0-9]{30,}",
     r"|npm_[A-Za-z0-9]{36,}",
     r"|pypi-[A-Za-z0-9_\-]{50,}",

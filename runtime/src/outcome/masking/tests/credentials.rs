@@ -347,15 +347,65 @@ fn vendor_tokens_are_masked() {
     ]);
     unchanged(&[
         "AKIA is a prefix",
-        "AKIAIOSFODNN7",
-        "ghp_short",
         "xghp_abcdefghijklmnopqrstuvwxyz0123456789",
         "task-abcdefghijklmnopqrstuvwxyz",
-        "sk-abc",
         "desk-abcdefghijklmnopqrstuvwxyz",
         "sk_live",
         "AIza",
         "xoxb-",
+    ]);
+}
+
+/// Each format a service issues, in its real shape and in the short shape of a test key
+/// or a placeholder, as the corpus the channel tests share lists them.
+const ISSUED: &str = include_str!("../../../../tests/issued-credentials.tsv");
+
+/// The issued formats, each in its real shape and its short one: (service, key).
+fn issued() -> impl Iterator<Item = (&'static str, &'static str)> {
+    (ISSUED.lines())
+        .filter(|line| !line.starts_with('#') && !line.is_empty())
+        .flat_map(|line| {
+            let mut fields = line.split('\t');
+            let service = fields.next().unwrap_or_default();
+            fields.map(move |key| (service, key))
+        })
+}
+
+#[test]
+fn every_issued_format_is_masked_by_its_prefix_in_every_shape() {
+    assert_eq!(issued().count(), 44, "22 formats, two shapes each");
+    for (service, key) in issued() {
+        for mask in [mask_failure as fn(&str) -> Cow<'_, str>, mask_credentials] {
+            assert_eq!(mask(key), "***", "{service}: {key}");
+            let sentence = format!("the upstream refused ({key}), try again");
+            assert_eq!(
+                mask(&sentence),
+                "the upstream refused (***), try again",
+                "{service}: {key}"
+            );
+        }
+    }
+}
+
+#[test]
+fn words_that_start_like_a_prefix_are_not_keys() {
+    unchanged(&[
+        "sketch the skeleton, skip the skin",
+        "sk",
+        "sk-",
+        "sk-SK",
+        "ask-me anything",
+        "a task-abc123 ran",
+        "the desk-lamp",
+        "ghp_",
+        "github_pat_",
+        "sk_test_",
+        "xoxo-friends",
+        "AKIA",
+        "AKIAB",
+        "the AIDA opera",
+        "eyJ.",
+        "AIza",
     ]);
 }
 
