@@ -40,10 +40,10 @@ async fn add_note(
     #[arg(length(min = 1, max = 500))]
     text: String,
 ) -> Result<String, ToolError> {
-    let who = ctx
-        .auth()
-        .map(|auth| auth.subject().to_owned())
-        .unwrap_or_default();
+    // A client acting for itself has no subject: it is never named as a user.
+    let who = (ctx.auth())
+        .and_then(|auth| auth.subject())
+        .unwrap_or("a client");
     let mut notes = notes
         .0
         .lock()

@@ -25,7 +25,7 @@ fn whoami(ctx: Context) -> String {
     match ctx.auth() {
         Some(auth) => format!(
             "{} via {} with [{}]",
-            auth.subject(),
+            auth.subject().unwrap_or("-"),
             auth.client_id().unwrap_or("-"),
             auth.scopes().join(" ")
         ),
@@ -381,6 +381,14 @@ async fn the_introspection_verifier_accepts_active_tokens_only() {
             "aud": [resource, "http://other"], "exp": issuer::now() + 600,
         }),
     );
+    // A client acting for itself: no `sub`, and never taken for a subject of its name.
+    issuer.published.introspection.lock().unwrap().insert(
+        "opaque-machine".to_owned(),
+        json!({
+            "active": true, "client_id": "batch", "scope": "files:read",
+            "aud": resource, "exp": issuer::now() + 600,
+        }),
+    );
     let verifier = IntrospectionVerifier::new(format!("{}/introspect", issuer.url()))
         .client_credentials("mcp-server", "s3cret")
         .audience(&resource);
@@ -400,9 +408,12 @@ async fn the_introspection_verifier_accepts_active_tokens_only() {
     }
     let reply = call(&url, Some("opaque-revoked"), "whoami", json!({})).await;
     assert_eq!(reply.status, 401, "{}", reply.body);
+    let reply = call(&url, Some("opaque-machine"), "whoami", json!({})).await;
+    let text = &reply.json()["result"]["content"][0]["text"];
+    assert_eq!(text, "- via batch with [files:read]");
     let introspected = issuer.published.introspected.lock().unwrap().clone();
     // The active token was asked about once: its answer was kept for the second call.
-    assert_eq!(introspected.len(), 2, "{introspected:?}");
+    assert_eq!(introspected.len(), 3, "{introspected:?}");
     assert!(introspected[0].0.contains("token=opaque-active"));
     let basic = introspected[0].1.as_deref().unwrap();
     assert_eq!(basic, "Basic bWNwLXNlcnZlcjpzM2NyZXQ=");

@@ -17,8 +17,10 @@ use common::authorized::{call, send, setup};
 /// Says who called.
 #[mcp_tool]
 fn whoami(ctx: Context) -> String {
-    ctx.auth()
-        .map_or_else(|| "nobody".to_owned(), |auth| auth.subject().to_owned())
+    ctx.auth().map_or_else(
+        || "nobody".to_owned(),
+        |auth| auth.principal().name().to_owned(),
+    )
 }
 
 /// Asks the model to review a change.

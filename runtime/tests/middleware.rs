@@ -541,6 +541,53 @@ async fn a_rate_limited_caller_is_refused_while_another_caller_is_served() {
     }
 }
 
+#[cfg(feature = "auth")]
+#[tokio::test]
+async fn a_client_acting_for_itself_has_a_budget_apart_from_the_user_of_its_name() {
+    use common::authorized::{self, call};
+    use common::issuer::{self, KEY_A};
+
+    let setup = authorized::setup(|server| server.layer(RateLimit::per_minute(2))).await;
+    let token_of = |subject: Option<&str>| {
+        let mut claims = issuer::claims(&setup.issuer.url(), &setup.resource, "");
+        claims["client_id"] = json!("alice");
+        match subject {
+            Some(subject) => claims["sub"] = json!(subject),
+            None => drop(claims.as_object_mut().unwrap().remove("sub")),
+        }
+        issuer::sign(&claims, "a", KEY_A)
+    };
+    // The user `alice` through the app `alice`, and that app acting for itself.
+    let (person, machine) = (token_of(Some("alice")), token_of(None));
+    let url = setup.server.url();
+    let add = async |token: &str| {
+        call(&url, Some(token), "add", json!({"a": 1, "b": 1}))
+            .await
+            .json()
+    };
+    for _ in 0..2 {
+        let reply = add(&person).await;
+        assert_eq!(reply["result"]["structuredContent"]["result"], 2, "{reply}");
+    }
+    let refused = add(&person).await;
+    assert_eq!(
+        refused["error"]["code"], -32000,
+        "alice is over her limit: {refused}"
+    );
+    for _ in 0..2 {
+        let served = add(&machine).await;
+        assert_eq!(
+            served["result"]["structuredContent"]["result"], 2,
+            "the client `alice` has its own budget: {served}"
+        );
+    }
+    let refused = add(&machine).await;
+    assert_eq!(
+        refused["error"]["code"], -32000,
+        "and its own limit: {refused}"
+    );
+}
+
 #[tokio::test(flavor = "current_thread")]
 async fn each_request_is_a_span_with_the_mcp_attributes_and_a_tool_error_marks_it() {
     use tracing_subscriber::fmt::format::FmtSpan;

@@ -11,17 +11,13 @@ mod common;
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use bytes::Bytes;
-use http_body_util::Full;
-use hyper_util::client::legacy::Client;
-use hyper_util::rt::TokioExecutor;
 use mcp_tool::{Context, Server, ToolError, mcp_prompt, mcp_resource, mcp_tool};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use common::RawClient;
-use common::authorized::{Setup, request, setup_verifying};
+use common::authorized::{Setup, open_session, request, setup_verifying};
 use common::issuer::{self, Issuer, KEY_A};
 
 const SCOPE: &str = "vault:open";
@@ -226,39 +222,6 @@ async fn post(
 ) -> (u16, Value, Option<String>) {
     let answer = request(url, protocol, token, session, (method, params), id).await;
     (answer.status, answer.message, answer.session)
-}
-
-/// A session opened with `token` by a client that declares the tasks extension.
-async fn open_session(url: &str, token: &str) -> String {
-    let initialize = json!({
-        "protocolVersion": "2025-11-25",
-        "capabilities": { "elicitation": {}, "extensions": { common::tasks::TASKS: {} } },
-        "clientInfo": { "name": "matrix", "version": "1" }
-    });
-    let (status, reply, session) = post(
-        url,
-        "2025-11-25",
-        Some(token),
-        None,
-        "initialize",
-        initialize,
-        0,
-    )
-    .await;
-    assert_eq!(status, 200, "{reply}");
-    let session = session.expect("a session id");
-    let client = Client::builder(TokioExecutor::new()).build_http();
-    let initialized = json!({ "jsonrpc": "2.0", "method": "notifications/initialized" });
-    let request = http::Request::post(url)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2025-11-25")
-        .header("authorization", format!("Bearer {token}"))
-        .header("mcp-session-id", &session)
-        .body(Full::new(Bytes::from(initialized.to_string())))
-        .unwrap();
-    assert_eq!(client.request(request).await.unwrap().status(), 202);
-    session
 }
 
 /// The answers of the HTTP rows of `transport` and `protocol`, caller by caller, in the

@@ -1,15 +1,19 @@
 //! A task belongs to the caller that created it: on a server with authorization, another
-//! subject's `tasks/get`, `tasks/update` and `tasks/cancel` of it are answered exactly as
-//! for an id the server never gave, and the task's tool's scopes are needed for every
-//! operation on it; a token without a subject cannot create a task. A `requestState`
-//! issued to one subject is refused for another, as a changed one is, and the tool does
-//! not run. Over stateless HTTP on protocol 2026-07-28, with tokens from a test issuer.
+//! caller's `tasks/get`, `tasks/update` and `tasks/cancel` of it are answered exactly as
+//! for an id the server never gave, live or expired, and the task's tool's scopes are
+//! needed for every operation on it; a caller that names no one cannot create a task, and
+//! a task created without authorization is never shown to a caller with a token. A client
+//! acting for itself is never the user of its name, and an HTTP session belongs to its
+//! caller by the same rule as a task. A `requestState` issued to one subject is refused
+//! for another, as a changed one is, and the tool does not run. Over HTTP, mostly
+//! stateless on protocol 2026-07-28, with tokens from a test issuer.
 
 #![cfg(feature = "auth")]
 
 mod common;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 use mcp_tool::model::Auth;
 use mcp_tool::model::Elicitation;
@@ -18,7 +22,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use common::authorized::{Setup, send_2026, setup};
+use common::authorized::{Setup, open_session, request, send_2026, setup};
 use common::http::Running;
 use common::issuer::{self, KEY_A};
 
@@ -167,8 +171,8 @@ impl TokenVerifier for Nameless {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_caller_without_a_subject_cannot_create_a_task() {
-    // The JWT verifier takes a token's client for its subject where `sub` is missing,
-    // and refuses one with neither; a verifier of one's own may accept a nameless caller.
+    // The JWT verifier takes a token without `sub` for its client acting for itself, and
+    // refuses one with neither; a verifier of one's own may accept a nameless caller.
     let setup = setup(|server| server.only(["crawl"])).await;
     let (status, refused) = send(
         &setup,
@@ -239,4 +243,157 @@ async fn a_request_state_replayed_by_another_subject_is_refused_and_the_tool_doe
         done["result"]["content"][0]["text"], "hello, Mallory",
         "{done}"
     );
+}
+
+/// A token of `subject` (none for `None`) issued to `client` (none for `None`), with the
+/// scope `crawl:run`.
+fn token_for(setup: &Setup, subject: Option<&str>, client: Option<&str>) -> String {
+    let mut claims = issuer::claims(&setup.issuer.url(), &setup.resource, SCOPE);
+    let object = claims.as_object_mut().unwrap();
+    object.remove("sub");
+    object.remove("client_id");
+    if let Some(subject) = subject {
+        object.insert("sub".into(), json!(subject));
+    }
+    if let Some(client) = client {
+        object.insert("client_id".into(), json!(client));
+    }
+    issuer::sign(&claims, "a", KEY_A)
+}
+
+/// The id of the task a `crawl` that `token` calls creates.
+async fn crawl_task(setup: &Setup, token: &str) -> String {
+    let (status, created) = send(setup, token, "tools/call", json!({ "name": "crawl" })).await;
+    assert_eq!(status, 200, "{created}");
+    let id = created["result"]["taskId"].as_str();
+    id.unwrap_or_else(|| panic!("a task: {created}")).to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_expired_task_answers_its_owner_that_it_expired_and_anyone_else_as_an_unknown_id() {
+    let ttl = Duration::from_secs(1);
+    let setup = setup(|server| server.only(["crawl"]).task_ttl(ttl)).await;
+    let ada = token(&setup, Some("ada"), SCOPE);
+    let bob = token(&setup, Some("bob"), SCOPE);
+    let created = tokio::time::Instant::now();
+    let id = crawl_task(&setup, &ada).await;
+    // Past its time to live, and well within the as long again that it is told apart.
+    tokio::time::sleep_until(created + ttl * 13 / 10).await;
+
+    let unknown = "0123456789abcdef0123456789abcdef";
+    for method in ["tasks/get", "tasks/cancel"] {
+        let (status, theirs) = send(&setup, &bob, method, json!({ "taskId": id })).await;
+        let (unknown_status, never) =
+            send(&setup, &bob, method, json!({ "taskId": unknown })).await;
+        assert_eq!(status, unknown_status, "{method}: {theirs} / {never}");
+        // Byte for byte, once each answer's own id is blanked.
+        assert_eq!(
+            error_without(&id, &theirs).to_string(),
+            error_without(unknown, &never).to_string(),
+            "{method}"
+        );
+        let message = theirs["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.starts_with("no task `"), "{method}: {message}");
+    }
+    let (_, own) = send(&setup, &ada, "tasks/get", json!({ "taskId": id })).await;
+    assert_eq!(own["error"]["code"], -32602, "{own}");
+    let message = own["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("has expired"),
+        "the owner is told: {message}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_created_without_authorization_is_never_shown_to_a_caller_with_a_token() {
+    // Two replicas share one store: one without authorization, one with it.
+    let store = common::table_store::TableStore::default();
+    let open = Server::from_registry("open", "1")
+        .only(["crawl"])
+        .stateless(true)
+        .task_store(store.clone())
+        .build()
+        .unwrap();
+    let open = Running::start(open).await;
+    let call = ("tools/call", json!({ "name": "crawl" }));
+    let created = request(&open.url(), "2026-07-28", None, None, call, 1).await;
+    let id = created.message["result"]["taskId"].as_str();
+    let id = id
+        .unwrap_or_else(|| panic!("a task: {}", created.message))
+        .to_owned();
+    let setup = setup(|server| server.only(["crawl"]).task_store(store.clone())).await;
+
+    let ada = token(&setup, Some("ada"), SCOPE);
+    let unknown = "0123456789abcdef0123456789abcdef";
+    let (_, theirs) = send(&setup, &ada, "tasks/get", json!({ "taskId": id })).await;
+    let (_, never) = send(&setup, &ada, "tasks/get", json!({ "taskId": unknown })).await;
+    assert_eq!(error_without(&id, &theirs), error_without(unknown, &never));
+    let (_, cancelled) = send(&setup, &ada, "tasks/cancel", json!({ "taskId": id })).await;
+    assert_eq!(cancelled["error"]["code"], -32602, "{cancelled}");
+    // The replica without authorization still serves it to whoever holds the id.
+    let get = ("tasks/get", json!({ "taskId": id }));
+    let got = request(&open.url(), "2026-07-28", None, None, get, 2).await;
+    assert_eq!(got.message["result"]["taskId"], id, "{}", got.message);
+    assert_ne!(
+        got.message["result"]["status"], "cancelled",
+        "{}",
+        got.message
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_acting_for_itself_is_never_the_user_of_its_name() {
+    let setup = setup(|server| server.only(["crawl"])).await;
+    // The user `alice` through an app named `alice`, and that app acting for itself.
+    let person = token_for(&setup, Some("alice"), Some("alice"));
+    let machine = token_for(&setup, None, Some("alice"));
+    for (owner, other) in [(&person, &machine), (&machine, &person)] {
+        let id = crawl_task(&setup, owner).await;
+        let (_, theirs) = send(&setup, other, "tasks/get", json!({ "taskId": id })).await;
+        assert_eq!(theirs["error"]["code"], -32602, "{theirs}");
+        let message = theirs["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.starts_with("no task `"), "{message}");
+        let (_, own) = send(&setup, owner, "tasks/get", json!({ "taskId": id })).await;
+        assert_eq!(own["result"]["taskId"], id, "{own}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_and_a_task_belong_to_their_caller_by_one_rule() {
+    let setup = setup(|server| server.only(["crawl"]).stateless(false)).await;
+    let url = setup.server.url();
+    let ada = token_for(&setup, Some("ada"), Some("desktop-app"));
+    let callers = [
+        (
+            "ada through another client",
+            token_for(&setup, Some("ada"), Some("web-app")),
+        ),
+        (
+            "the client `ada` acting for itself",
+            token_for(&setup, None, Some("ada")),
+        ),
+    ];
+    let session = open_session(&url, &ada).await;
+    let call = ("tools/call", json!({ "name": "crawl" }));
+    let created = request(&url, "2025-11-25", Some(&ada), Some(&session), call, 1).await;
+    let id = created.message["result"]["taskId"].as_str();
+    let id = id
+        .unwrap_or_else(|| panic!("a task: {}", created.message))
+        .to_owned();
+    let get = || ("tasks/get", json!({ "taskId": id }));
+    for (who, token) in &callers {
+        // Ada's session is not theirs: `404`, as for a session that ended.
+        let in_hers = request(&url, "2025-11-25", Some(token), Some(&session), get(), 2).await;
+        assert_eq!(in_hers.status, 404, "{who}: {}", in_hers.message);
+        // Nor is her task, from a session of their own.
+        let theirs = open_session(&url, token).await;
+        let got = request(&url, "2025-11-25", Some(token), Some(&theirs), get(), 3).await;
+        assert_eq!(
+            got.message["error"]["code"], -32602,
+            "{who}: {}",
+            got.message
+        );
+    }
+    let got = request(&url, "2025-11-25", Some(&ada), Some(&session), get(), 4).await;
+    assert_eq!(got.message["result"]["taskId"], id, "{}", got.message);
 }

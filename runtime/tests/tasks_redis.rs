@@ -353,3 +353,60 @@ async fn through_either_replica_a_subject_reaches_its_own_tasks_only() {
     let got = ask(0, &ada, "tasks/get", json!({ "taskId": adas })).await;
     assert_eq!(got["result"]["status"], "cancelled", "{got}");
 }
+
+/// A replica without authorization and one with it share Redis: the first's tasks belong
+/// to no one, and a caller with a token never reaches them through the second; an
+/// expired task answers its owner that it expired and another subject as an unknown id.
+#[cfg(feature = "auth")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn in_redis_an_unowned_task_and_another_owners_expired_task_answer_as_unknown_ids() {
+    use common::authorized::send_2026;
+    use common::http::Running;
+    use common::issuer::{self, Issuer, KEY_A};
+    use mcp_tool::JwtVerifier;
+
+    let Some(redis) = Redis::start() else { return };
+    let (mut open, _session) = common::RawClient::connect(replica(&redis).build().unwrap());
+    let unowned = start(&mut open, "crawl", json!({})).await;
+
+    let issuer = Issuer::start(&[("a", KEY_A)]).await;
+    let resource = "http://mcp.example.com/mcp";
+    let ttl = Duration::from_secs(1);
+    let authorized = replica(&redis)
+        .stateless(true)
+        .task_ttl(ttl)
+        .allowed_hosts(["127.0.0.1"])
+        .authorization(JwtVerifier::issuer(issuer.url()).audience(resource))
+        .build()
+        .unwrap();
+    let authorized = Running::start(authorized).await;
+    let token = |subject: &str| {
+        let mut claims = issuer::claims(&issuer.url(), resource, "");
+        claims["sub"] = json!(subject);
+        issuer::sign(&claims, "a", KEY_A)
+    };
+    let (ada, bob) = (token("ada"), token("bob"));
+    let url = authorized.url();
+    let unknown = "00000000000000000000000000000000";
+    let strip = |reply: &Value, id: &str| reply["error"].to_string().replace(id, "<id>");
+    let get = |id: &str| json!({ "taskId": id });
+
+    let (_, hidden) = send_2026(&url, &ada, "tasks/get", get(&unowned)).await;
+    let (_, never) = send_2026(&url, &ada, "tasks/get", get(unknown)).await;
+    assert!(hidden["error"].is_object(), "{hidden}");
+    assert_eq!(strip(&hidden, &unowned), strip(&never, unknown));
+    let seen = request(&mut open, 2, "tasks/get", get(&unowned)).await;
+    assert_eq!(seen["result"]["status"], "working", "{seen}");
+
+    let created = Instant::now();
+    let (_, task) = send_2026(&url, &ada, "tools/call", json!({ "name": "crawl" })).await;
+    let adas = common::tasks::task_id(&task);
+    tokio::time::sleep_until((created + ttl * 13 / 10).into()).await;
+    let (_, theirs) = send_2026(&url, &bob, "tasks/get", get(&adas)).await;
+    let (_, never) = send_2026(&url, &bob, "tasks/get", get(unknown)).await;
+    assert!(theirs["error"].is_object(), "{theirs}");
+    assert_eq!(strip(&theirs, &adas), strip(&never, unknown));
+    let (_, own) = send_2026(&url, &ada, "tasks/get", get(&adas)).await;
+    let message = own["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("has expired"), "{own}");
+}

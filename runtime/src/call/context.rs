@@ -161,7 +161,7 @@ impl Context {
     /// #[mcp_tool]
     /// fn whoami(ctx: Context) -> String {
     ///     match ctx.auth() {
-    ///         Some(auth) => format!("{} with {}", auth.subject(), auth.scopes().join(" ")),
+    ///         Some(auth) => format!("{} with {}", auth.principal(), auth.scopes().join(" ")),
     ///         None => "the local user".to_owned(),
     ///     }
     /// }

@@ -5,8 +5,9 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-/// The caller of a request made with a verified access token: its subject, the scopes
-/// the token grants, the client it was issued to, and every claim it carries.
+/// The caller of a request made with a verified access token: whom it speaks for (a
+/// subject, or a client acting for itself), the scopes the token grants, the client it
+/// was issued to, and every claim it carries.
 ///
 /// A tool reads it with [`Context::auth`](crate::Context::auth); it is `None` over stdio
 /// (whose client is the parent process) and on a server without
@@ -14,15 +15,22 @@ use serde_json::{Map, Value};
 /// of one's own makes one:
 ///
 /// ```
-/// use mcp_tool::model::Auth;
+/// use mcp_tool::model::{Auth, Principal};
 ///
 /// let auth = Auth::new("user-42")
 ///     .with_scopes(["files:read", "files:write"])
 ///     .with_client_id("desktop-app");
-/// assert_eq!(auth.subject(), "user-42");
+/// assert_eq!(auth.subject(), Some("user-42"));
 /// assert!(auth.has_scope("files:read"));
 /// assert!(!auth.has_scope("admin"));
 /// assert_eq!(auth.client_id(), Some("desktop-app"));
+///
+/// // A client that acts for itself (the client-credentials grant) has no subject: it is
+/// // never taken for the user of the same name.
+/// let machine = Auth::client("user-42");
+/// assert_eq!(machine.subject(), None);
+/// assert_eq!(machine.principal(), Principal::Client("user-42"));
+/// assert_ne!(machine.principal(), auth.principal());
 /// ```
 #[derive(Clone, PartialEq)]
 pub struct Auth {
@@ -32,20 +40,78 @@ pub struct Auth {
 
 #[derive(Clone, PartialEq)]
 struct Caller {
-    subject: String,
+    /// `None` for a client acting for itself, whose `client_id` is then set.
+    subject: Option<String>,
     scopes: Vec<String>,
     client_id: Option<String>,
     claims: Map<String, Value>,
 }
 
+/// Whom a token speaks for, with its kind: a subject (a token's `sub`, most often a
+/// person) or a client acting for itself (a token with no `sub`, from the
+/// client-credentials grant). Two principals of one name and different kinds are two
+/// callers; key what belongs to a caller (a quota, a record, a cache) by the whole
+/// principal, or by its [`Display`](fmt::Display), `sub:<subject>` or `client:<client_id>`.
+///
+/// ```
+/// use mcp_tool::model::{Auth, Principal};
+///
+/// let person = Auth::new("alice").with_client_id("desktop-app");
+/// let machine = Auth::client("alice");
+/// assert_eq!(person.principal(), Principal::Subject("alice"));
+/// assert_eq!(person.principal().to_string(), "sub:alice");
+/// assert_eq!(machine.principal().to_string(), "client:alice");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Principal<'a> {
+    /// The token's subject (`sub`).
+    Subject(&'a str),
+    /// The client the token was issued to, acting for itself: the token names no subject.
+    Client(&'a str),
+}
+
+impl Principal<'_> {
+    /// The kind, as the principal's `Display` writes it before its name: `sub` or `client`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Subject(_) => "sub",
+            Self::Client(_) => "client",
+        }
+    }
+
+    /// The name: the subject, or the client's id.
+    pub fn name(&self) -> &str {
+        match self {
+            Self::Subject(name) | Self::Client(name) => name,
+        }
+    }
+}
+
+impl fmt::Display for Principal<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.kind(), self.name())
+    }
+}
+
 impl Auth {
     /// The identity of `subject` (a token's `sub`), with no scope, no client and no claim.
     pub fn new(subject: impl Into<String>) -> Self {
+        Self::of(Some(subject.into()), None)
+    }
+
+    /// The identity of the client `client_id` acting for itself (a token with no `sub`,
+    /// from the client-credentials grant): no subject, no scope, no claim.
+    pub fn client(client_id: impl Into<String>) -> Self {
+        Self::of(None, Some(client_id.into()))
+    }
+
+    fn of(subject: Option<String>, client_id: Option<String>) -> Self {
         Self {
             inner: Arc::new(Caller {
-                subject: subject.into(),
+                subject,
                 scopes: Vec::new(),
-                client_id: None,
+                client_id,
                 claims: Map::new(),
             }),
         }
@@ -76,9 +142,21 @@ impl Auth {
         self
     }
 
-    /// Whom the token speaks for: its `sub` claim.
-    pub fn subject(&self) -> &str {
-        &self.inner.subject
+    /// The token's subject (its `sub` claim), most often a person; `None` for a client
+    /// acting for itself, whose [`client_id`](Self::client_id) is then set. What belongs
+    /// to a caller is keyed by its [`principal`](Self::principal), which tells the two
+    /// apart.
+    pub fn subject(&self) -> Option<&str> {
+        self.inner.subject.as_deref()
+    }
+
+    /// Whom the token speaks for, with its kind: its subject, or else the client acting
+    /// for itself.
+    pub fn principal(&self) -> Principal<'_> {
+        match (&self.inner.subject, &self.inner.client_id) {
+            (Some(subject), _) => Principal::Subject(subject),
+            (None, client) => Principal::Client(client.as_deref().unwrap_or_default()),
+        }
     }
 
     /// The scopes the token grants.

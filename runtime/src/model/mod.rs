@@ -16,7 +16,7 @@
 //!   [`ResourceTemplateInfo`].
 //! - **What a prompt or a resource answers**: [`PromptResult`] of [`PromptMessage`]s,
 //!   [`ResourceContents`], and a [`Completion`] of an argument.
-//! - **Who asks**: the caller's [`Auth`], the client's [`ClientInfo`], a request's
+//! - **Who asks**: the caller's [`Auth`] and its [`Principal`], the client's [`ClientInfo`], a request's
 //!   [`RequestId`], and the [`Root`]s the client shares.
 //! - **What a tool asks the client**: an [`ElicitationRequest`] answered by an
 //!   [`Elicitation`]; a [`SamplingRequest`] of [`SamplingMessage`]s with its
@@ -56,7 +56,7 @@ mod sampling;
 mod tool_info;
 mod tool_result;
 
-pub use auth::Auth;
+pub use auth::{Auth, Principal};
 pub use client_info::{ClientInfo, RequestId};
 pub use content::{
     Annotations, Content, Media, Resource, ResourceContents, ResourceLink, Role, Text,

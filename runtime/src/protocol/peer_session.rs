@@ -115,8 +115,8 @@ pub(crate) fn auth(context: &RequestContext<RoleServer>) -> Option<Arc<Auth>> {
 }
 
 /// Whom what a request creates belongs to (a task, a `requestState`): the caller its
-/// verified token speaks for on a server with authorization (`None` for a token without a
-/// subject); without one, the HTTP session the request came in, where there is one; on
+/// verified token speaks for on a server with authorization, as [`Owner::caller`] says
+/// (`None` for a token that names no one); without one, the HTTP session the request came in, where there is one; on
 /// stdio and on stateless HTTP without authorization, no one in particular.
 pub(crate) fn owner(context: &RequestContext<RoleServer>) -> Option<Owner> {
     if let Some(auth) = auth(context) {

@@ -207,3 +207,35 @@ pub fn metadata_url(setup: &Setup) -> String {
         setup.server.address
     )
 }
+
+/// A session opened with `token` by a client that declares the tasks extension.
+pub async fn open_session(url: &str, token: &str) -> String {
+    let initialize = json!({
+        "protocolVersion": "2025-11-25",
+        "capabilities": { "elicitation": {}, "extensions": { super::tasks::TASKS: {} } },
+        "clientInfo": { "name": "matrix", "version": "1" }
+    });
+    let answer = request(
+        url,
+        "2025-11-25",
+        Some(token),
+        None,
+        ("initialize", initialize),
+        0,
+    )
+    .await;
+    assert_eq!(answer.status, 200, "{}", answer.message);
+    let session = answer.session.expect("a session id");
+    let client = Client::builder(TokioExecutor::new()).build_http();
+    let initialized = json!({ "jsonrpc": "2.0", "method": "notifications/initialized" });
+    let request = http::Request::post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2025-11-25")
+        .header("authorization", format!("Bearer {token}"))
+        .header("mcp-session-id", &session)
+        .body(Full::new(Bytes::from(initialized.to_string())))
+        .unwrap();
+    assert_eq!(client.request(request).await.unwrap().status(), 202);
+    session
+}

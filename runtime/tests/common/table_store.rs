@@ -1,7 +1,8 @@
 //! A task store written as a user would write one, against `mcp_tool::tasks` alone: a
 //! table of rows (id, the record as JSON text, when it expires) such as a SQL database
 //! keeps, with the store's rules written out (an ended task is never overwritten, an
-//! expired one is told apart from an unknown one for as long again, then forgotten).
+//! expired one is told apart from an unknown one, for its owner, for as long again, then
+//! forgotten).
 //! The tests that run the same bodies on this store and on the server's own prove that
 //! the public trait is enough to write one.
 
@@ -74,7 +75,7 @@ impl TaskStore for TableStore {
             let record: Record = serde_json::from_str(&row.json)?;
             if record.expires_at() + record.ttl() > now {
                 tables.answers.remove(id);
-                return Ok(Lookup::Expired);
+                return Ok(Lookup::Expired(record.owner().cloned()));
             }
             tables.tasks.remove(id);
             Ok(Lookup::Unknown)

@@ -136,7 +136,7 @@ impl Guard {
             let needed = self.server.scopes_needed(target);
             if !permits(Some(auth), &needed) {
                 tracing::info!(
-                    subject = auth.subject(),
+                    principal = %auth.principal(),
                     needed = needed.join(" "),
                     "refused a request whose token lacks a scope it needs"
                 );

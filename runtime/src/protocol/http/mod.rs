@@ -27,6 +27,7 @@ use tokio_util::task::TaskTracker;
 use tokio_util::task::task_tracker::TaskTrackerToken;
 
 use crate::protocol::wire::{self, Inbound};
+use crate::server::tasks::Owner;
 use crate::server::tool_server::ToolServer;
 use sessions::BoundedSessions;
 
@@ -207,9 +208,9 @@ impl Endpoint {
             },
             None => None,
         };
-        if let Some(auth) = &auth
-            && self.taken_session(&parts, auth.subject())
-        {
+        // What a session and a task belong to is one rule: `Owner::caller`.
+        let owner = auth.as_deref().and_then(Owner::caller);
+        if auth.is_some() && self.taken_session(&parts, owner.as_ref()) {
             return session_not_found();
         }
         if parts.method == Method::GET
@@ -253,11 +254,10 @@ impl Endpoint {
         };
         give_caller(&mut parts, auth.as_ref());
         let request = Request::from_parts(parts, Full::new(bytes.clone()));
-        let caller = auth.as_ref().map(|auth| auth.subject().to_owned());
         // rmcp's answer is a large future, boxed: this one, which holds it, is moved whole
         // on its way to the heap, and moving it cost more than the rest of a call.
         let answer = Box::pin(self.inner.handle(request));
-        let (response, refused) = sessions::watch_refusal(caller, answer).await;
+        let (response, refused) = sessions::watch_refusal(owner, answer).await;
         let response = if refused {
             sessions_full(self.max_sessions)
         } else if response.status().is_client_error() {
@@ -369,13 +369,13 @@ impl http_body::Body for Answering {
 impl Endpoint {
     /// Whether the request names a session another caller opened: a token of one user
     /// never reaches another user's session, whose id it may have learned.
-    fn taken_session(&self, parts: &http::request::Parts, subject: &str) -> bool {
+    fn taken_session(&self, parts: &http::request::Parts, caller: Option<&Owner>) -> bool {
         let id = parts
             .headers
             .get(SESSION_ID_HEADER)
             .and_then(|id| id.to_str().ok());
         let owner = id.and_then(|id| self.sessions.owner(id));
-        owner.is_some_and(|owner| owner != subject)
+        owner.is_some_and(|owner| Some(&owner) != caller)
     }
 }
 

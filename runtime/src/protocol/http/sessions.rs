@@ -38,19 +38,20 @@ use tokio_util::sync::CancellationToken;
 
 use crate::server::pipeline::Transport;
 use crate::server::pipeline::spans;
+use crate::server::tasks::Owner;
 
 tokio::task_local! {
     /// Set for the request being answered when a session it asked for was refused.
     static REFUSED: Cell<bool>;
     /// The caller of the request being answered, on a server with authorization: the
     /// owner of a session it opens.
-    static CALLER: Option<String>;
+    static CALLER: Option<Owner>;
 }
 
 /// Runs `answer` (one request's handling) for `caller`, and says whether it asked for a
 /// session beyond the maximum.
 pub(crate) async fn watch_refusal<T>(
-    caller: Option<String>,
+    caller: Option<Owner>,
     answer: impl Future<Output = T>,
 ) -> (T, bool) {
     let watched = REFUSED.scope(Cell::new(false), async {
@@ -98,8 +99,9 @@ pub(crate) struct BoundedSessions {
 struct Held {
     /// Its slot, given back when it closes.
     _slot: OwnedSemaphorePermit,
-    /// The caller that opened it on a server with authorization, to whom it is bound.
-    owner: Option<String>,
+    /// The caller that opened it on a server with authorization, to whom it is bound as a
+    /// task is.
+    owner: Option<Owner>,
     /// Once its `initialize` was answered: what calls answered directly need of it.
     live: Option<Live>,
     /// When it was opened, for `mcp.server.session.duration`.
@@ -140,7 +142,7 @@ impl BoundedSessions {
     }
 
     /// The caller that opened the session `id`, when it is open and was opened by one.
-    pub(crate) fn owner(&self, id: &str) -> Option<String> {
+    pub(crate) fn owner(&self, id: &str) -> Option<Owner> {
         self.held().get(id).and_then(|held| held.owner.clone())
     }
 

@@ -117,7 +117,7 @@ pub(crate) async fn call(
 }
 
 /// The caller of a call that will run as a task, and whom the task will belong to; a
-/// caller with a token that names no subject is refused: its task would belong to no one.
+/// caller with a token that names no one is refused: its task would belong to no one.
 fn owner(
     context: &RequestContext<RoleServer>,
     tool: &str,
@@ -128,8 +128,8 @@ fn owner(
         return Err(ErrorData::invalid_request(
             format!(
                 "the tool `{tool}` runs as a task, and a task belongs to the caller that \
-                 created it, but this access token names no subject (`sub`): use a token \
-                 issued to a user or a client with a subject"
+                 created it, but this access token names no subject (`sub`) and no client: \
+                 use a token issued to a user or a client"
             ),
             None,
         ));
@@ -228,8 +228,8 @@ impl Asker {
 }
 
 /// The record of the task `id` as `asker` may see it, or the error for an unknown or
-/// expired one. Another owner's task is answered exactly as an unknown id, so that no one
-/// learns that the id exists; the task's own tool's scopes are needed for every
+/// expired one. Another owner's task, live or expired, is answered exactly as an unknown
+/// id, so that no one learns that the id exists; the task's own tool's scopes are needed for every
 /// operation on it, as for the call that created it.
 async fn record(
     server: &ToolServer,
@@ -238,17 +238,12 @@ async fn record(
     asker: &Asker,
 ) -> Result<Record, ErrorData> {
     let shown: String = id.chars().take(64).collect();
+    let admits =
+        |owner: Option<&Owner>| Owner::admits(owner, asker.owner.as_ref(), asker.auth.is_some());
+    // Ownership first: another owner's task, live or expired, is an unknown id.
     let found = match tasks.lookup(id).await {
-        Ok(Lookup::Found(record)) if record.belongs_to(asker.owner.as_ref()) => Ok(*record),
-        Ok(Lookup::Found(_) | Lookup::Unknown) => Err(ErrorData::invalid_params(
-            format!(
-                "no task `{shown}`: the id is not one this server gave (or the task ended so \
-                 long ago that it is forgotten); use the taskId of a tools/call's \
-                 CreateTaskResult"
-            ),
-            None,
-        )),
-        Ok(Lookup::Expired) => Err(ErrorData::invalid_params(
+        Ok(Lookup::Found(record)) if admits(record.owner()) => Ok(*record),
+        Ok(Lookup::Expired(owner)) if admits(owner.as_ref()) => Err(ErrorData::invalid_params(
             format!(
                 "the task `{shown}` has expired: a task is kept for {} after it is created; \
                  call the tool again for a new one",
@@ -256,6 +251,16 @@ async fn record(
             ),
             None,
         )),
+        Ok(Lookup::Found(_) | Lookup::Expired(_) | Lookup::Unknown) => {
+            Err(ErrorData::invalid_params(
+                format!(
+                    "no task `{shown}`: the id is not one this server gave (or the task ended \
+                     so long ago that it is forgotten); use the taskId of a tools/call's \
+                     CreateTaskResult"
+                ),
+                None,
+            ))
+        }
         Err(error) => {
             tracing::error!(task = %shown, %error, "the task store failed");
             Err(ErrorData::internal_error(
@@ -269,7 +274,7 @@ async fn record(
         let needed = server.scopes_needed(Target::Tool(&record.tool));
         if !permits(Some(auth), &needed) {
             tracing::info!(
-                subject = auth.subject(),
+                principal = %auth.principal(),
                 needed = needed.join(" "),
                 "refused a task operation whose token lacks a scope of the task's tool"
             );

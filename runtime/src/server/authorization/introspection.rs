@@ -21,6 +21,9 @@ use crate::model::Auth;
 /// 30 seconds unless set, never past the token's `exp`), under a hash of the token, never
 /// the token itself, so that a client's calls do not each cost a round trip.
 ///
+/// The caller's [`Auth`] is read from the answer as [`JwtVerifier`](crate::JwtVerifier)
+/// reads a token's claims: an answer with no `sub` is a client acting for itself.
+///
 /// ```
 /// let verifier = mcp_tool::IntrospectionVerifier::new("http://127.0.0.1:9000/introspect")
 ///     .client_credentials("mcp-server", "s3cret")

@@ -31,8 +31,10 @@ use crate::model::Auth;
 /// [`root_certificates`](Self::root_certificates) adds), within 5 seconds; plain `http://`
 /// reaches this machine only (an issuer on 127.0.0.1, for development and tests).
 ///
-/// The caller's [`Auth`] has the token's `sub` (else its `client_id`), its scopes (`scope`,
-/// space-separated, or `scp`), its client (`client_id`, else `azp`) and every claim.
+/// The caller's [`Auth`] has the token's `sub`, its scopes (`scope`, space-separated, or
+/// `scp`), its client (`client_id`, else `azp`) and every claim. A token with no `sub` is
+/// a client acting for itself ([`Auth::client`]): its subject is `None`, and it is never
+/// taken for the user whose name is its client's id.
 ///
 /// ```
 /// use std::time::Duration;
@@ -272,8 +274,6 @@ fn reason(kind: &ErrorKind) -> String {
 pub(crate) fn auth(claims: Map<String, Value>) -> Result<Auth, String> {
     let text = |name: &str| claims.get(name).and_then(Value::as_str).map(str::to_owned);
     let client_id = text("client_id").or_else(|| text("azp"));
-    let subject = (text("sub").or_else(|| client_id.clone()))
-        .ok_or("the token names no subject (sub) and no client (client_id)")?;
     let scopes: Vec<String> = match claims.get("scope").or_else(|| claims.get("scp")) {
         Some(Value::String(scopes)) => scopes.split_whitespace().map(str::to_owned).collect(),
         Some(Value::Array(scopes)) => (scopes.iter())
@@ -281,9 +281,43 @@ pub(crate) fn auth(claims: Map<String, Value>) -> Result<Auth, String> {
             .collect(),
         _ => Vec::new(),
     };
-    let mut auth = Auth::new(subject).with_scopes(scopes);
-    if let Some(client_id) = client_id {
-        auth = auth.with_client_id(client_id);
+    // A token without `sub` is a client acting for itself, never a subject of its name.
+    let auth = match (text("sub"), client_id) {
+        (Some(subject), Some(client_id)) => Auth::new(subject).with_client_id(client_id),
+        (Some(subject), None) => Auth::new(subject),
+        (None, Some(client_id)) => Auth::client(client_id),
+        (None, None) => {
+            return Err("the token names no subject (sub) and no client (client_id)".into());
+        }
+    };
+    Ok(auth.with_scopes(scopes).with_claims(claims))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Map, Value, json};
+
+    use super::auth;
+    use crate::model::Principal;
+
+    fn claims(value: Value) -> Map<String, Value> {
+        value.as_object().cloned().unwrap_or_default()
     }
-    Ok(auth.with_claims(claims))
+
+    #[test]
+    fn a_token_without_a_subject_is_its_client_acting_for_itself() {
+        let machine = auth(claims(json!({ "client_id": "alice", "scope": "a b" }))).unwrap();
+        assert_eq!(machine.subject(), None);
+        assert_eq!(machine.client_id(), Some("alice"));
+        assert_eq!(machine.principal(), Principal::Client("alice"));
+        assert_eq!(machine.scopes(), ["a", "b"]);
+        let person = auth(claims(json!({ "sub": "alice", "azp": "alice" }))).unwrap();
+        assert_eq!(person.subject(), Some("alice"));
+        assert_eq!(person.principal(), Principal::Subject("alice"));
+        assert_ne!(
+            person.principal().to_string(),
+            machine.principal().to_string()
+        );
+        assert!(auth(claims(json!({ "scope": "a" }))).is_err());
+    }
 }

@@ -108,8 +108,8 @@ mod tests {
         let auth = Auth::new("user-1");
         let here = key(Some("http://a/mcp"), b"token");
         kept.keep(here, &auth, (Duration::from_secs(60), Some(now() + 600)), 1);
-        let subject = |auth: Auth| auth.subject().to_owned();
-        assert_eq!(kept.get(&here, 1).map(subject), Some("user-1".into()));
+        let subject = |auth: Auth| auth.subject().map(str::to_owned);
+        assert_eq!(kept.get(&here, 1).and_then(subject), Some("user-1".into()));
         assert!(kept.get(&key(Some("http://b/mcp"), b"token"), 1).is_none());
         assert!(kept.get(&key(Some("http://a/mcp"), b"token2"), 1).is_none());
         // Checked against keys fetched again since: checked again.

@@ -24,8 +24,9 @@ type Answer = Pin<Box<dyn Future<Output = Result<Response, BoxError>> + Send>>;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum RateLimitKey {
-    /// The subject of the caller's verified token; a request without one is counted by
-    /// its session, else its client's address.
+    /// The principal of the caller's verified token (its subject, or the client acting
+    /// for itself, each counted apart from the other); a request without a token is
+    /// counted by its session, else its client's address.
     Subject,
     /// The HTTP session; a request outside any is counted by its client's address.
     Session,
@@ -98,11 +99,7 @@ impl RateLimit {
 
     /// Whom `request` counts for.
     fn key_of(&self, request: &Request) -> String {
-        let subject = || {
-            request
-                .caller()
-                .map(|auth| format!("sub:{}", auth.subject()))
-        };
+        let subject = || request.caller().map(|auth| auth.principal().to_string());
         let session = || {
             request
                 .session()
@@ -312,7 +309,7 @@ impl Rule for Audit {
             target: request
                 .target()
                 .map(|target| mask_credentials(target).into_owned()),
-            subject: request.caller().map(|auth| auth.subject().to_owned()),
+            subject: (request.caller()).and_then(|auth| auth.subject().map(str::to_owned)),
             client_id: (request.caller()).and_then(|auth| auth.client_id().map(str::to_owned)),
             session: request.session().map(digest),
             transport: request.transport().network(),

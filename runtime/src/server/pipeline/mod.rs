@@ -66,7 +66,7 @@ impl Transport {
 ///
 /// // A layer's body: who asked for what, then the handler's answer.
 /// async fn log(request: Request, next: Next) -> Response {
-///     let who = request.caller().map(|auth| auth.subject().to_owned());
+///     let who = request.caller().map(|auth| auth.principal().to_string());
 ///     let what = format!("{} {}", request.method(), request.target().unwrap_or("-"));
 ///     let response = next.run(request).await;
 ///     tracing::info!(?who, %what, failed = response.is_error(), "answered");

@@ -67,7 +67,7 @@ impl Tasks {
         // Ended elsewhere (cancelled, or failed as abandoned) or gone: the body stops.
         match self.store.get(id).await {
             Ok(Lookup::Found(record)) if !record.status.is_terminal() => {}
-            Ok(Lookup::Found(_) | Lookup::Expired | Lookup::Unknown) => {
+            Ok(Lookup::Found(_) | Lookup::Expired(_) | Lookup::Unknown) => {
                 running.cancel.cancel();
                 return;
             }

@@ -61,9 +61,10 @@ impl std::fmt::Display for Status {
     }
 }
 
-/// Whom a task belongs to: a digest of the caller that created it (a token's subject and
-/// client) or, without authorization, of the HTTP session it was created in. Only the
-/// digest is kept, so a store shared by replicas holds no session id and no token.
+/// Whom a task or an HTTP session belongs to: a digest of the caller that created it (a
+/// token's principal, subject or client acting for itself, and its client) or, without
+/// authorization, of the HTTP session it was created in. Only the digest is kept, so a
+/// store shared by replicas holds no session id and no token.
 ///
 /// Its [`Display`](std::fmt::Display) is the digest, 64 hexadecimal digits: a store
 /// that indexes tasks by owner may use it as a key.
@@ -72,17 +73,36 @@ impl std::fmt::Display for Status {
 pub struct Owner(String);
 
 impl Owner {
-    /// The caller a verified token speaks for: its subject, and its client when it names
-    /// one. `None` for a token without a subject, whose caller cannot be told apart.
+    /// The caller a verified token speaks for: its principal (a subject, or a client acting
+    /// for itself, which are never one another) and the client it was issued to. `None`
+    /// for a principal without a name, whose callers cannot be told apart.
     pub(crate) fn caller(auth: &crate::model::Auth) -> Option<Self> {
-        if auth.subject().is_empty() {
+        let principal = auth.principal();
+        if principal.name().is_empty() {
             return None;
         }
         Some(Self::digest(&[
             "caller",
-            auth.subject(),
+            principal.kind(),
+            principal.name(),
             auth.client_id().unwrap_or(""),
         ]))
+    }
+
+    /// Whether `asker` may see and act on what `owner` owns: its owner; and, for what
+    /// has none, only a caller without a token, so that an authorized caller never
+    /// reaches what a replica without authorization left in a shared store.
+    pub(crate) fn admits(owner: Option<&Self>, asker: Option<&Self>, authorized: bool) -> bool {
+        match owner {
+            Some(owner) => asker == Some(owner),
+            None => !authorized,
+        }
+    }
+
+    /// An owner as a store wrote it ([`Display`](std::fmt::Display)).
+    #[cfg(feature = "redis")]
+    pub(crate) fn from_stored(digest: &str) -> Self {
+        Self(digest.to_owned())
     }
 
     /// The HTTP session `id`.
@@ -132,8 +152,8 @@ pub struct Record {
     /// The tool it runs.
     pub(crate) tool: String,
     /// Whom it belongs to; `None` for a task created where no caller can be told (stdio's
-    /// one client, stateless HTTP without authorization), which any caller of the server
-    /// that knows its id may reach.
+    /// one client, stateless HTTP without authorization), which any caller without a token
+    /// that knows its id may reach, and no caller with one.
     #[serde(default)]
     pub(crate) owner: Option<Owner>,
     pub(crate) status: Status,
@@ -237,12 +257,6 @@ impl Record {
     /// has not ended, and its lease lapsed.
     pub(crate) fn abandoned(&self, now: i64) -> bool {
         !self.status.is_terminal() && self.lease_until_ms < now
-    }
-
-    /// Whether `caller` may see and act on the task: its owner, or anyone for a task
-    /// that has none.
-    pub(crate) fn belongs_to(&self, caller: Option<&Owner>) -> bool {
-        self.owner.is_none() || self.owner.as_ref() == caller
     }
 
     /// Whether the task outlived its time to live at `now`.

@@ -2,8 +2,9 @@
 //! replica is read, answered and cancelled through any other.
 //!
 //! Each task is three keys under a prefix (`mcp-tool:task:` unless set): the record, as
-//! JSON, which expires with the task's time to live; `<id>:known`, which outlives it as
-//! long again, so that an expired task is told apart from an unknown one; and
+//! JSON, which expires with the task's time to live; `<id>:known`, the task's owner (empty
+//! for none), which outlives it as long again, so that an expired task is told apart from
+//! an unknown one for its owner; and
 //! `<id>:answers`, a hash of the answers a client gave through a replica that does not
 //! run the task, which the running one takes. A record is replaced by a script that
 //! refuses to overwrite one that has ended, so a task's end is written once, by
@@ -16,8 +17,8 @@ use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use serde_json::{Map, Value};
 use tokio::sync::OnceCell;
 
-use crate::server::tasks::Record;
 use crate::server::tasks::store::{Lookup, StoreError, StoreFuture, TaskStore};
+use crate::server::tasks::{Owner, Record};
 
 /// Replaces the record `KEYS[1]` with `ARGV[1]`, keeping its expiry, unless the record
 /// is gone or has ended. Answers 1 when it wrote.
@@ -136,7 +137,13 @@ impl RedisStore {
             .ignore()
             .cmd("SET")
             .arg(self.known_key(&record.id))
-            .arg(1)
+            .arg(
+                record
+                    .owner
+                    .as_ref()
+                    .map(Owner::to_string)
+                    .unwrap_or_default(),
+            )
             .arg("PX")
             .arg(ttl.saturating_mul(2))
             .ignore()
@@ -156,14 +163,15 @@ impl RedisStore {
                 .map_err(|error| format!("a task record does not read: {error}"))?;
             return Ok(Lookup::Found(Box::new(record)));
         }
-        let known: bool = connection
-            .exists(self.known_key(id))
+        let known: Option<String> = connection
+            .get(self.known_key(id))
             .await
             .map_err(|error| format!("Redis failed: {error}"))?;
-        Ok(if known {
-            Lookup::Expired
-        } else {
-            Lookup::Unknown
+        Ok(match known {
+            Some(owner) if owner.is_empty() => Lookup::Expired(None),
+            // A key written before owners were kept holds `1`, which is no one's digest.
+            Some(owner) => Lookup::Expired(Some(Owner::from_stored(&owner))),
+            None => Lookup::Unknown,
         })
     }
 

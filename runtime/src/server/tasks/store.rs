@@ -8,7 +8,7 @@ use std::sync::Mutex;
 
 use serde_json::{Map, Value};
 
-use crate::server::tasks::{Record, now_ms};
+use crate::server::tasks::{Owner, Record, now_ms};
 
 /// What looking a task up found.
 #[derive(Debug)]
@@ -16,11 +16,12 @@ use crate::server::tasks::{Record, now_ms};
 pub enum Lookup {
     /// The task's record.
     Found(Box<Record>),
-    /// The task outlived its time to live ([`Record::expires_at`]) and was dropped. A
-    /// store tells an expired task apart from an unknown one for at least as long again
-    /// as its time to live, so that a client polling late is told that it came too late,
-    /// not that the id is wrong.
-    Expired,
+    /// The task outlived its time to live ([`Record::expires_at`]) and was dropped; with
+    /// its [`owner`](Record::owner), which the store keeps as long. A store tells an
+    /// expired task apart from an unknown one for at least as long again as its time to
+    /// live, so that its owner polling late is told that it came too late, not that the
+    /// id is wrong; anyone else is answered as for an unknown id.
+    Expired(Option<Owner>),
     /// No such task, ever (or one expired so long ago that it is forgotten).
     Unknown,
 }
@@ -53,7 +54,8 @@ pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>>
 ///
 /// - [`create`](Self::create) keeps a new record;
 /// - [`get`](Self::get) gives it back as it was last written, until it
-///   [expires](Record::expires_at), then [`Lookup::Expired`] for at least as long again;
+///   [expires](Record::expires_at), then [`Lookup::Expired`] with the record's
+///   [`owner`](Record::owner) for at least as long again;
 /// - [`put`](Self::put) replaces a record **unless the kept one has ended**
 ///   ([`Status::is_terminal`](crate::tasks::Status::is_terminal)), as one atomic step in
 ///   a shared store: a task's end is written once, and whichever end comes first (its
@@ -94,7 +96,7 @@ pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>>
 ///             };
 ///             let record: Record = serde_json::from_str(&text)?;
 ///             Ok(if record.expires_at() < SystemTime::now() {
-///                 Lookup::Expired
+///                 Lookup::Expired(record.owner().cloned())
 ///             } else {
 ///                 Lookup::Found(Box::new(record))
 ///             })
@@ -190,9 +192,9 @@ struct Records {
     swept: i64,
     live: HashMap<String, Record>,
     answers: HashMap<String, Map<String, Value>>,
-    /// Expired tasks, by id, with when they expired: an expired task is told apart from
-    /// an unknown one for as long again as its time to live.
-    expired: HashMap<String, i64>,
+    /// Expired tasks, by id, with when to forget them and their owner: an expired task is
+    /// told apart from an unknown one, for its owner, for as long again as its time to live.
+    expired: HashMap<String, (i64, Option<Owner>)>,
 }
 
 impl Records {
@@ -212,10 +214,11 @@ impl Records {
             self.answers.remove(&id);
             if let Some(record) = self.live.remove(&id) {
                 let ttl = i64::try_from(record.ttl_ms).unwrap_or(i64::MAX);
-                self.expired.insert(id, now.saturating_add(ttl));
+                self.expired
+                    .insert(id, (now.saturating_add(ttl), record.owner));
             }
         }
-        self.expired.retain(|_, forget_at| *forget_at > now);
+        self.expired.retain(|_, (forget_at, _)| *forget_at > now);
     }
 }
 
@@ -240,8 +243,10 @@ impl TaskStore for MemoryStore {
         records.sweep(now_ms());
         let found = match records.live.get(id) {
             Some(record) => Lookup::Found(Box::new(record.clone())),
-            None if records.expired.contains_key(id) => Lookup::Expired,
-            None => Lookup::Unknown,
+            None => match records.expired.get(id) {
+                Some((_, owner)) => Lookup::Expired(owner.clone()),
+                None => Lookup::Unknown,
+            },
         };
         Box::pin(std::future::ready(Ok(found)))
     }
