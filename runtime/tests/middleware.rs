@@ -495,6 +495,59 @@ async fn the_audit_layer_writes_one_masked_record_per_request() {
         !text.contains("abc123"),
         "a secret in a target is masked: {text}"
     );
+
+    // Over HTTP with authorization, a request refused before the pipeline runs is recorded
+    // as well, by the same writer: `401` without a valid token, `403` without a scope.
+    #[cfg(feature = "auth")]
+    {
+        use common::authorized::{self, request};
+        use mcp_tool::{Arguments, Context, RuntimeTool};
+
+        let vault = RuntimeTool::new("vault", "Opens the vault.")
+            .scopes(["vault:open"])
+            .handler(|_: Arguments, _: Context| async { Ok::<_, mcp_tool::ToolError>("open") });
+        let setup = authorized::setup(|server| server.layer(Audit::new()).tool(vault)).await;
+        let url = setup.server.url();
+        let call = |name: &str| ("tools/call", json!({ "name": name }));
+        let secret_name = "vault?token=s3cr3tvalue";
+        let refused = request(&url, "2026-07-28", None, None, call(secret_name), 4).await;
+        assert_eq!(refused.status, 401, "{}", refused.message);
+        let unscoped = setup.token("files:read");
+        let refused = request(&url, "2026-07-28", Some(&unscoped), None, call("vault"), 5).await;
+        assert_eq!(refused.status, 403, "{}", refused.message);
+        let text = log.text();
+        let record = |outcome: &str| {
+            let found = text.lines().find(|line| line.contains(outcome));
+            found
+                .unwrap_or_else(|| panic!("no {outcome} record: {text}"))
+                .to_owned()
+        };
+        let unauthorized = record(r#"outcome="unauthorized""#);
+        for field in [
+            r#"method="tools/call""#,
+            r#"target="vault?token=***""#,
+            r#"transport="tcp""#,
+            "code=401",
+        ] {
+            assert!(unauthorized.contains(field), "{field} in {unauthorized}");
+        }
+        assert!(!unauthorized.contains("subject="), "{unauthorized}");
+        let forbidden = record(r#"outcome="forbidden""#);
+        for field in [
+            r#"method="tools/call""#,
+            r#"target="vault""#,
+            r#"subject="user-42""#,
+            r#"client_id="test-client""#,
+            "code=403",
+        ] {
+            assert!(forbidden.contains(field), "{field} in {forbidden}");
+        }
+        assert!(
+            !text.contains("s3cr3tvalue"),
+            "a refused target is masked: {text}"
+        );
+        setup.server.stop().await;
+    }
 }
 
 #[cfg(feature = "auth")]

@@ -18,6 +18,18 @@ pub(crate) enum Target<'a> {
     Template(&'a str),
 }
 
+impl<'a> Target<'a> {
+    /// The item's name, or its URI (template).
+    #[cfg(feature = "http")]
+    pub(crate) fn name(&self) -> &'a str {
+        match self {
+            Self::Tool(name) | Self::Prompt(name) | Self::Resource(name) | Self::Template(name) => {
+                name
+            }
+        }
+    }
+}
+
 /// Whether a caller with `auth` may call an item that needs `needed`.
 pub(crate) fn permits<S: AsRef<str>>(auth: Option<&Auth>, needed: &[S]) -> bool {
     needed.is_empty() || auth.is_some_and(|auth| auth.has_scopes(needed))

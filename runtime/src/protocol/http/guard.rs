@@ -9,6 +9,7 @@
 //! event stream whose status is sent, where `403` can no longer be said.
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use bytes::Bytes;
 use http::request::Parts;
@@ -19,8 +20,10 @@ use rmcp::model::{ClientJsonRpcMessage, ClientRequest, JsonRpcMessage, Reference
 use super::allowed::{AllowedHosts, origin_allowed};
 use super::{Boxed, rpc_error};
 use crate::model::Auth;
+use crate::protocol::peer_session::SESSION_ID_HEADER;
 use crate::protocol::wire::{self, Inbound};
 use crate::server::authorization::Authorization;
+use crate::server::pipeline::{Asked, Ended, Transport};
 use crate::server::scopes::{Target, permits};
 use crate::server::settings::HttpOptions;
 use crate::server::tool_server::ToolServer;
@@ -80,6 +83,7 @@ impl Guard {
 
     /// The caller the request's bearer token speaks for, or the response that refuses it.
     pub(super) async fn authenticate(&self, parts: &Parts) -> Result<Arc<Auth>, Response<Boxed>> {
+        let began = Instant::now();
         if has_query_token(parts) {
             tracing::info!("refused a request with an access token in its URL");
             let message = "Invalid request: an access token is never read from the URL; send it \
@@ -108,10 +112,18 @@ impl Guard {
             },
             Err(missing) => missing,
         };
+        let (header, target) = (
+            mcp_header(parts, "mcp-method"),
+            mcp_header(parts, "mcp-name"),
+        );
+        let method = header.unwrap_or_else(|| parts.method.as_str());
         if let Some(refusal) = self.refused_origin_or_host(parts) {
+            self.audit(parts, (method, target), None, &refusal, began);
             return Err(refusal);
         }
-        Err(self.unauthorized(parts, missing))
+        let refusal = self.unauthorized(parts, missing);
+        self.audit(parts, (method, target), None, &refusal, began);
+        Err(refusal)
     }
 
     /// Reads `body` once, with the decoder dispatch uses, and checks every item it touches
@@ -123,6 +135,7 @@ impl Guard {
         body: &[u8],
         parts: &Parts,
     ) -> Result<Checked, Box<Response<Boxed>>> {
+        let began = Instant::now();
         let message = match wire::decode(body) {
             Inbound::Message(message) => message,
             // A notification this server does not know: nothing reads it.
@@ -140,7 +153,10 @@ impl Guard {
                     needed = needed.join(" "),
                     "refused a request whose token lacks a scope it needs"
                 );
-                return Err(Box::new(self.forbidden(parts, &needed)));
+                let refusal = self.forbidden(parts, &needed);
+                let asked = (method_of(&message), Some(target.name()));
+                self.audit(parts, asked, Some(auth), &refusal, began);
+                return Err(Box::new(refusal));
             }
         }
         Ok(Checked::Message(message))
@@ -204,6 +220,33 @@ impl Guard {
         challenged(StatusCode::FORBIDDEN, &message, challenge)
     }
 
+    /// The audit record of a request refused with `refusal`, on a server with the
+    /// [`Audit`](crate::middleware::Audit) layer: `asked` is its method and its target.
+    fn audit(
+        &self,
+        parts: &Parts,
+        asked: (&str, Option<&str>),
+        caller: Option<&Auth>,
+        refusal: &Response<Boxed>,
+        began: Instant,
+    ) {
+        if !self.server.shared.layers.audited() {
+            return;
+        }
+        let outcome = match refusal.status() {
+            StatusCode::UNAUTHORIZED => "unauthorized",
+            StatusCode::FORBIDDEN => "forbidden",
+            _ => "error",
+        };
+        let session = mcp_header(parts, SESSION_ID_HEADER);
+        let (method, target) = asked;
+        Asked::refused(method, target, caller, session, Transport::Http).record(&Ended {
+            outcome,
+            code: Some(i32::from(refusal.status().as_u16())),
+            duration_ms: began.elapsed().as_secs_f64() * 1000.0,
+        });
+    }
+
     /// `403` for a request whose `Host` or `Origin` the server does not serve, as `rmcp`
     /// answers it: these checks come before the token's.
     fn refused_origin_or_host(&self, parts: &Parts) -> Option<Response<Boxed>> {
@@ -229,6 +272,22 @@ fn challenged(status: StatusCode, message: &str, challenge: String) -> Response<
             .insert(header::WWW_AUTHENTICATE, value);
     }
     response
+}
+
+/// The value of the header `name` (one of MCP's), when it is there and readable.
+fn mcp_header<'a>(parts: &'a Parts, name: &str) -> Option<&'a str> {
+    parts
+        .headers
+        .get(name)
+        .and_then(|value| value.to_str().ok())
+}
+
+/// The method of `message`, a request (only a request names what needs a scope).
+fn method_of(message: &ClientJsonRpcMessage) -> &str {
+    match message {
+        JsonRpcMessage::Request(request) => request.request.method(),
+        _ => "-",
+    }
 }
 
 /// The bearer token of the request's one `Authorization` header, as bytes: not read yet.

@@ -1,6 +1,7 @@
 //! The layers people ask for, built in: a rate limit per caller, a bound on a result's
 //! size, and an audit record of each request.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::future::Future;
 use std::num::NonZeroU32;
@@ -263,6 +264,14 @@ impl Rule for ResponseLimit {
 /// `duration_ms`. Arguments are not recorded; what is recorded is masked as every log
 /// record is.
 ///
+/// A request the HTTP endpoint refuses for its token before the pipeline runs is
+/// recorded too, by the same writer, with the outcome `unauthorized` (`401`: no valid
+/// token, so no subject; its method and target as its `Mcp-Method` and `Mcp-Name` headers
+/// say, else the HTTP method, since its body is never read) or `forbidden` (`403`: a
+/// token without a scope the request needs, or a `Host` or `Origin` the server does not
+/// serve), with the `code` of its HTTP status. A client acting for itself is recorded
+/// with its `client_id` and no `subject`.
+///
 /// ```standalone_crate
 /// # /// Adds two integers.
 /// # #[mcp_tool::mcp_tool]
@@ -292,9 +301,9 @@ impl tower_layer::Layer<Inner> for Audit {
     }
 }
 
-/// Who asked what, read before the request goes on.
-struct Asked {
-    method: &'static str,
+/// Who asked what: an audit record's fields, read (and masked) before the request goes on.
+pub(crate) struct Asked {
+    method: Cow<'static, str>,
     target: Option<String>,
     subject: Option<String>,
     client_id: Option<String>,
@@ -302,18 +311,76 @@ struct Asked {
     transport: &'static str,
 }
 
-impl Rule for Audit {
-    fn answer(&self, request: Request, next: &mut Inner) -> Answer {
-        let asked = Asked {
-            method: request.method,
-            target: request
-                .target()
-                .map(|target| mask_credentials(target).into_owned()),
+/// How a request audited ended.
+pub(crate) struct Ended {
+    pub(crate) outcome: &'static str,
+    /// The JSON-RPC error's code, or a refusal's HTTP status.
+    pub(crate) code: Option<i32>,
+    pub(crate) duration_ms: f64,
+}
+
+/// The longest method a client's header may have recorded, in characters.
+#[cfg(feature = "http")]
+const LONGEST_METHOD: usize = 64;
+
+impl Asked {
+    /// Who asked what, as the pipeline's `request` says.
+    fn of(request: &Request) -> Self {
+        Self {
+            method: Cow::Borrowed(request.method),
+            target: request.target().map(masked),
             subject: (request.caller()).and_then(|auth| auth.subject().map(str::to_owned)),
             client_id: (request.caller()).and_then(|auth| auth.client_id().map(str::to_owned)),
             session: request.session().map(digest),
             transport: request.transport().network(),
-        };
+        }
+    }
+
+    /// Who asked what, for a request refused before the pipeline ran: `method` and
+    /// `target` as the client wrote them, masked and bounded here.
+    #[cfg(feature = "http")]
+    pub(crate) fn refused(
+        method: &str,
+        target: Option<&str>,
+        caller: Option<&crate::model::Auth>,
+        session: Option<&str>,
+        transport: super::Transport,
+    ) -> Self {
+        let method: String = mask_credentials(method)
+            .chars()
+            .take(LONGEST_METHOD)
+            .collect();
+        Self {
+            method: Cow::Owned(method),
+            target: target.map(masked),
+            subject: caller.and_then(|auth| auth.subject().map(str::to_owned)),
+            client_id: caller.and_then(|auth| auth.client_id().map(str::to_owned)),
+            session: session.map(digest),
+            transport: transport.network(),
+        }
+    }
+
+    /// Writes the audit record of the request, as it `ended`: the one place that does.
+    pub(crate) fn record(&self, ended: &Ended) {
+        tracing::info!(
+            target: "mcp_tool::audit",
+            method = &*self.method,
+            target = self.target.as_deref(),
+            subject = self.subject.as_deref(),
+            client_id = self.client_id.as_deref(),
+            session = self.session.as_deref(),
+            transport = self.transport,
+            outcome = ended.outcome,
+            code = ended.code,
+            duration_ms = ended.duration_ms,
+            "request answered",
+        );
+    }
+}
+
+impl Rule for Audit {
+    fn answer(&self, request: Request, next: &mut Inner) -> Answer {
+        let asked = Asked::of(&request);
         let began = Instant::now();
         let answering = next.call(request);
         Box::pin(async move {
@@ -323,22 +390,19 @@ impl Rule for Audit {
                 (None, true) => "tool_error",
                 (None, false) => "ok",
             };
-            tracing::info!(
-                target: "mcp_tool::audit",
-                method = asked.method,
-                target = asked.target.as_deref(),
-                subject = asked.subject.as_deref(),
-                client_id = asked.client_id.as_deref(),
-                session = asked.session.as_deref(),
-                transport = asked.transport,
+            asked.record(&Ended {
                 outcome,
-                code = response.error_code(),
-                duration_ms = began.elapsed().as_secs_f64() * 1000.0,
-                "request answered",
-            );
+                code: response.error_code(),
+                duration_ms: began.elapsed().as_secs_f64() * 1000.0,
+            });
             Ok(response)
         })
     }
+}
+
+/// A target as the audit log shows it: with any credential in it masked.
+fn masked(target: &str) -> String {
+    mask_credentials(target).into_owned()
 }
 
 /// A session id as the audit log shows it: enough to tell sessions apart, not to join one.

@@ -27,6 +27,8 @@ mod built_in;
 mod from_fn;
 pub(crate) mod spans;
 
+#[cfg(feature = "http")]
+pub(crate) use built_in::{Asked, Ended};
 pub use built_in::{Audit, Limited, RateLimit, RateLimitKey, ResponseLimit};
 pub use from_fn::{FromFn, FromFnLayer, from_fn};
 
@@ -472,6 +474,10 @@ type Wrap = Arc<dyn Fn(Inner) -> Inner + Send + Sync>;
 pub(crate) struct Layers {
     wraps: Vec<Wrap>,
     stack: Arc<OnceLock<Next>>,
+    /// Whether one of them is [`Audit`]: then a request refused before the stack is
+    /// recorded too.
+    #[cfg(feature = "http")]
+    audited: bool,
 }
 
 impl Layers {
@@ -482,12 +488,22 @@ impl Layers {
         <L::Service as Service<Request>>::Error: Into<BoxError>,
         <L::Service as Service<Request>>::Future: Send + 'static,
     {
+        #[cfg(feature = "http")]
+        {
+            self.audited |= (&layer as &dyn Any).is::<Audit>();
+        }
         self.wraps
             .push(Arc::new(move |inner| Inner::new(layer.layer(inner))));
     }
 
     pub(crate) fn is_empty(&self) -> bool {
         self.wraps.is_empty()
+    }
+
+    /// Whether an [`Audit`] layer is among them.
+    #[cfg(feature = "http")]
+    pub(crate) fn audited(&self) -> bool {
+        self.audited
     }
 
     /// Passes `request` through the stack to its handler.
