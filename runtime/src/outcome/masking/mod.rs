@@ -17,9 +17,13 @@
 //! - `Authorization: Bearer …` / `Basic …` (the scheme is kept), and a bare
 //!   `Bearer`/`Basic` followed by something token-like;
 //! - URL user-info: `postgres://bob:pw@host/db` → `postgres://***@host/db`;
-//! - JSON Web Tokens and well-known key formats (AWS access key ids, GitHub,
-//!   GitLab, Slack, Stripe, OpenAI-style `sk-…`, Google API keys, Hugging Face,
-//!   and the npm, `PyPI` and `SendGrid` registries and services);
+//! - JSON Web Tokens and the keys services issue, known by their prefix whatever their
+//!   length, so that a short test key goes as a live one does: AWS access keys
+//!   (`AKIA`, `ASIA`), GitHub (`ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_`, `github_pat_`),
+//!   GitLab (`glpat-`), Slack (`xoxb-`, `xoxp-`, `xoxa-`, `xoxr-`, `xoxs-`), Stripe
+//!   (`sk_live_`, `sk_test_`, `rk_live_`, `rk_test_`, `whsec_`), OpenAI and Anthropic
+//!   (`sk-`, `sk-proj-`, `sk-ant-`), Google API keys (`AIza`); and, at their full
+//!   length, Hugging Face and the npm, `PyPI` and `SendGrid` registries and services;
 //! - PEM private-key blocks, whole, also when the END line is missing.
 //!
 //! A key names a secret when one of its segments (split at `_`, `-`, `.` and
