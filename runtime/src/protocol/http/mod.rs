@@ -208,9 +208,9 @@ impl Endpoint {
             },
             None => None,
         };
-        // What a session and a task belong to is one rule: `Owner::caller`.
-        let owner = auth.as_deref().and_then(Owner::caller);
-        if auth.is_some() && self.taken_session(&parts, owner.as_ref()) {
+        if let Some(auth) = &auth
+            && self.taken_session(&parts, auth)
+        {
             return session_not_found();
         }
         if parts.method == Method::GET
@@ -257,7 +257,7 @@ impl Endpoint {
         // rmcp's answer is a large future, boxed: this one, which holds it, is moved whole
         // on its way to the heap, and moving it cost more than the rest of a call.
         let answer = Box::pin(self.inner.handle(request));
-        let (response, refused) = sessions::watch_refusal(owner, answer).await;
+        let (response, refused) = sessions::watch_refusal(auth, answer).await;
         let response = if refused {
             sessions_full(self.max_sessions)
         } else if response.status().is_client_error() {
@@ -367,15 +367,17 @@ impl http_body::Body for Answering {
 }
 
 impl Endpoint {
-    /// Whether the request names a session another caller opened: a token of one user
-    /// never reaches another user's session, whose id it may have learned.
-    fn taken_session(&self, parts: &http::request::Parts, caller: Option<&Owner>) -> bool {
+    /// Whether the request names a session another caller opened: a token of one caller
+    /// never reaches another caller's session, whose id it may have learned. Whom a
+    /// session belongs to is the rule a task's owner is, [`Owner::caller`].
+    fn taken_session(&self, parts: &http::request::Parts, auth: &crate::model::Auth) -> bool {
         let id = parts
             .headers
             .get(SESSION_ID_HEADER)
             .and_then(|id| id.to_str().ok());
         let owner = id.and_then(|id| self.sessions.owner(id));
-        owner.is_some_and(|owner| Some(&owner) != caller)
+        // Digested only for a request in a bound session.
+        owner.is_some_and(|owner| Owner::caller(auth).as_ref() != Some(&owner))
     }
 }
 

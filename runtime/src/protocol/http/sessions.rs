@@ -36,6 +36,7 @@ use rmcp::transport::streamable_http_server::session::local::{
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 
+use crate::model::Auth;
 use crate::server::pipeline::Transport;
 use crate::server::pipeline::spans;
 use crate::server::tasks::Owner;
@@ -45,13 +46,13 @@ tokio::task_local! {
     static REFUSED: Cell<bool>;
     /// The caller of the request being answered, on a server with authorization: the
     /// owner of a session it opens.
-    static CALLER: Option<Owner>;
+    static CALLER: Option<Arc<Auth>>;
 }
 
 /// Runs `answer` (one request's handling) for `caller`, and says whether it asked for a
 /// session beyond the maximum.
 pub(crate) async fn watch_refusal<T>(
-    caller: Option<Owner>,
+    caller: Option<Arc<Auth>>,
     answer: impl Future<Output = T>,
 ) -> (T, bool) {
     let watched = REFUSED.scope(Cell::new(false), async {
@@ -289,7 +290,10 @@ impl SessionManager for BoundedSessions {
             return Err(SessionsError::Full(self.max));
         };
         let (id, transport) = self.local.create_session().await?;
-        let owner = CALLER.try_with(Clone::clone).ok().flatten();
+        // Whom the session belongs to, by the rule a task's owner is.
+        let owner = (CALLER.try_with(|caller| caller.as_deref().and_then(Owner::caller)))
+            .ok()
+            .flatten();
         let held = Held {
             _slot: slot,
             owner,
