@@ -229,8 +229,8 @@ impl Asker {
 
 /// The record of the task `id` as `asker` may see it, or the error for an unknown or
 /// expired one. Another owner's task, live or expired, is answered exactly as an unknown
-/// id, so that no one learns that the id exists; the task's own tool's scopes are needed for every
-/// operation on it, as for the call that created it.
+/// id, so that no one learns that the id exists; the task's own tool's scopes are needed
+/// for every operation on it, as for the call that created it.
 async fn record(
     server: &ToolServer,
     tasks: &Tasks,
