@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
-from mcp import MCPError
+from mcp import Client, MCPError
 from mcp.types import CallToolResult
 
 from conftest import FILES, OUTSIDE_SECRET
@@ -112,6 +112,16 @@ async def test_both_handshakes_work(connect):
             assert (client.session.discover_result is not None) == (mode == "auto"), mode
             assert client.server_info is not None and client.server_info.name == "file-search"
             await still_serves(client)
+
+
+async def test_a_session_ends_without_a_warning_from_the_client(http_url: str, caplog):
+    # The Python SDK deletes its session as it closes, and warns of any answer but 200 or 204.
+    with caplog.at_level("DEBUG", logger="mcp"):
+        async with Client(http_url, read_timeout_seconds=30, mode="legacy") as client:
+            await still_serves(client)
+    said = [record.getMessage() for record in caplog.records if record.name.startswith("mcp")]
+    assert not any("termination failed" in text.lower() for text in said), said
+    assert any(record.levelname == "DEBUG" for record in caplog.records), "the log was heard"
 
 
 # --- the tools -----------------------------------------------------------------------

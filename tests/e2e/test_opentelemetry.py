@@ -67,7 +67,7 @@ HEADER_SPAN_ID = "00f067aa0ba902b7"
 HEADER_TRACEPARENT = f"00-{HEADER_TRACE_ID}-{HEADER_SPAN_ID}-01"
 SECRET = "hunter2"
 # A tool name no tool has, chosen by the client: an unbounded set, and a credential.
-UNKNOWN_TOOL = "no_such_tool sk-live-abc123SECRETabcdefghijkl"
+UNKNOWN_TOOL = "no such tool sk-live-abc123SECRET"
 
 
 class Receiver:

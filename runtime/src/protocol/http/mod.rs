@@ -220,9 +220,16 @@ impl Endpoint {
         }
         if parts.method != Method::POST {
             give_caller(&mut parts, auth.as_ref());
+            let deleted = parts.method == Method::DELETE;
             // GET and DELETE carry no body that MCP reads.
             let request = Request::from_parts(parts, Full::new(Bytes::new()));
-            return Box::pin(self.inner.handle(request)).await;
+            let mut response = Box::pin(self.inner.handle(request)).await;
+            // rmcp answers a session's end with 202, which clients read as a failure
+            // (the Python SDK expects 200 or 204): it ended, and nothing follows.
+            if deleted && response.status() == StatusCode::ACCEPTED {
+                *response.status_mut() = StatusCode::NO_CONTENT;
+            }
+            return response;
         }
         let answering = self.in_flight.token();
         let json_body = has_json_content(&parts.headers);
