@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::ValueEnum;
 use serde_json::{Map, Value, json};
 
+use crate::json_text::Dialect;
 use crate::paths::Places;
 
 /// An MCP client whose configuration file `install` writes.
@@ -28,11 +29,11 @@ pub(crate) enum Client {
 /// How a client's configuration file is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Format {
-    /// A JSON object whose member named here holds one entry per server; with `comments`,
-    /// JSONC, as VS Code reads it: comments and trailing commas allowed, and kept.
+    /// A JSON object whose member named here holds one entry per server, in the dialect
+    /// the client reads; comments and trailing commas it allows are kept.
     Json {
         servers_key: &'static str,
-        comments: bool,
+        dialect: Dialect,
     },
     /// A TOML document with one `[mcp_servers.NAME]` table per server.
     Toml,
@@ -63,12 +64,16 @@ impl Client {
         match self {
             Self::Vscode => Format::Json {
                 servers_key: "servers",
-                comments: true,
+                dialect: Dialect::Jsonc,
+            },
+            Self::GeminiCli => Format::Json {
+                servers_key: "mcpServers",
+                dialect: Dialect::Comments,
             },
             Self::Codex => Format::Toml,
             _ => Format::Json {
                 servers_key: "mcpServers",
-                comments: false,
+                dialect: Dialect::Json,
             },
         }
     }

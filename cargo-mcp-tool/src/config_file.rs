@@ -11,7 +11,7 @@ use toml_edit::{Array, DocumentMut, InlineTable, Item, Table, value};
 
 use crate::client::Format;
 use crate::failure::{Failure, failure};
-use crate::json_text::{self, Layout};
+use crate::json_text::{self, Dialect, Layout};
 
 /// The member of a Codex configuration that holds its servers.
 const TOML_SERVERS_KEY: &str = "mcp_servers";
@@ -49,18 +49,13 @@ impl ConfigFile {
         let document = match format {
             Format::Json {
                 servers_key,
-                comments,
+                dialect,
             } => {
                 let root = if text.trim().is_empty() {
                     Map::new()
                 } else {
-                    // Blanked, JSONC keeps every offset: a fault's line and column are the file's.
-                    let read = if comments {
-                        json_text::blank_jsonc(text)
-                    } else {
-                        text.to_owned()
-                    };
-                    match serde_json::from_str::<Value>(&read) {
+                    // Blanked, the text keeps every offset: a fault's line and column are the file's.
+                    match serde_json::from_str::<Value>(&json_text::blank(text, dialect)) {
                         Ok(Value::Object(root)) => root,
                         Ok(_) => {
                             return Err(failure!(
@@ -311,7 +306,7 @@ fn layout_of(text: &str) -> Layout {
 /// The object at the top of a text already checked to hold one (JSONC's comments and
 /// trailing commas passed over).
 fn json_root(text: &str) -> Map<String, Value> {
-    match serde_json::from_str(&json_text::blank_jsonc(text)) {
+    match serde_json::from_str(&json_text::blank(text, Dialect::Jsonc)) {
         Ok(Value::Object(root)) => root,
         _ => Map::new(),
     }

@@ -2,7 +2,7 @@
 //! splicing its bytes, so that every other byte of the file stays as the client or the
 //! person wrote it, and removing what was added gives back the file as it was.
 //!
-//! The text has already been parsed by serde_json (a JSONC text once [`blank_jsonc`] blanked
+//! The text has already been parsed by serde_json (a JSONC text once [`blank`] blanked
 //! its comments and trailing commas): the scanner here only finds spans, passing over
 //! comments and trailing commas as whitespace.
 
@@ -184,10 +184,30 @@ fn comment_end(bytes: &[u8], at: usize) -> usize {
     at + 2 + length
 }
 
-/// The text of a JSONC file (VS Code's `mcp.json`) with its comments and trailing commas
-/// blanked, each of their bytes a space but for line breaks, so that serde_json reads it
-/// and every offset, line and column stays as in the file.
-pub(crate) fn blank_jsonc(text: &str) -> String {
+/// Which JSON a client reads from its file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Dialect {
+    /// Plain JSON.
+    Json,
+    /// JSON with `//` and `/* */` comments, as Gemini CLI strips them before parsing.
+    Comments,
+    /// JSONC as VS Code reads it: comments and trailing commas.
+    Jsonc,
+}
+
+/// The text as serde_json can read it in `dialect`: comments, and for JSONC trailing
+/// commas, blanked (each of their bytes a space but for line breaks), so that every offset,
+/// line and column stays as in the file.
+pub(crate) fn blank(text: &str, dialect: Dialect) -> String {
+    match dialect {
+        Dialect::Json => text.to_owned(),
+        Dialect::Comments => blank_jsonc(text, false),
+        Dialect::Jsonc => blank_jsonc(text, true),
+    }
+}
+
+/// The text with its comments blanked, and its trailing commas where `trailing_commas`.
+fn blank_jsonc(text: &str, trailing_commas: bool) -> String {
     let bytes = text.as_bytes();
     let mut blanked = bytes.to_vec();
     let mut at = 0;
@@ -213,7 +233,9 @@ pub(crate) fn blank_jsonc(text: &str) -> String {
                 at += 1;
             }
             b'}' | b']' => {
-                if let Some(trailing) = comma.take() {
+                if let Some(trailing) = comma.take()
+                    && trailing_commas
+                {
                     blanked[trailing] = b' ';
                 }
                 at += 1;
@@ -370,7 +392,7 @@ mod tests {
     fn blanks_comments_and_trailing_commas_and_nothing_in_strings() {
         let text =
             "{ // servers\n  \"a\": [1, 2,], /* é */\n  \"b\": \"// not, /* a */ comment,]\",\n}";
-        let blanked = blank_jsonc(text);
+        let blanked = blank(text, Dialect::Jsonc);
         assert_eq!(blanked.len(), text.len());
         assert_eq!(blanked.lines().count(), text.lines().count());
         let value: serde_json::Value = serde_json::from_str(&blanked).unwrap();
@@ -388,7 +410,8 @@ mod tests {
             added,
             "{\n  // Servers of this workspace.\n  \"servers\": {\n    /* the first */\n    \"a\": {\"command\": \"x\"},\n    \"b\": {\n      \"command\": \"y\"\n    }, // kept\n  },\n  \"inputs\": [],\n}\n"
         );
-        let parsed: serde_json::Value = serde_json::from_str(&blank_jsonc(&added)).unwrap();
+        let parsed: serde_json::Value =
+            serde_json::from_str(&blank(&added, Dialect::Jsonc)).unwrap();
         assert_eq!(parsed["servers"]["b"]["command"], "y");
         assert_eq!(remove_entry(&added, "servers", "b").unwrap(), text);
         // The last entry goes with what its object held, comments too: `{}` is left.

@@ -535,6 +535,32 @@ fn vscode_comments_and_trailing_commas_are_kept_where_a_plain_json_client_refuse
     refused(&home, "claude-desktop", commented, "line 2, column 3");
 }
 
+/// Gemini CLI strips `//` and `/* */` comments from `settings.json` and parses the rest as
+/// JSON: the comments are read and kept, and a trailing comma, which Gemini CLI refuses too,
+/// is a fault that leaves the file untouched.
+#[test]
+fn gemini_cli_comments_are_kept_and_a_trailing_comma_refused() {
+    let home = Home::new();
+    let commented = "{\n  // Picked in /theme.\n  \"theme\": \"GitHub\",\n  \"mcpServers\": {\n    /* Local tools. */\n    \"pythonTools\": {\n      \"command\": \"python\" // from the venv\n    }\n  }\n}\n";
+    let path = home.write_config("gemini-cli", commented);
+    succeeded(&home.install("gemini-cli", &[]));
+    let installed = fs::read_to_string(&path).unwrap();
+    let command = Value::String(home.installed_binary("weather").display().to_string());
+    let entry = format!(
+        ",\n    \"weather\": {{\n      \"command\": {command},\n      \"args\": []\n    }}"
+    );
+    let after_python = commented.find("    }\n  }\n}").unwrap() + "    }".len();
+    let mut expected = commented.to_owned();
+    expected.insert_str(after_python, &entry);
+    assert_eq!(installed, expected);
+    succeeded(&home.uninstall("gemini-cli", &[]));
+    assert_eq!(fs::read_to_string(&path).unwrap(), commented);
+
+    let trailing = "{\n  // A comment is fine.\n  \"mcpServers\": {},\n}\n";
+    let message = refused(&home, "gemini-cli", trailing, "line 4, column 1");
+    assert!(message.contains("trailing comma"), "{message}");
+}
+
 #[test]
 fn a_client_without_its_folder_is_probably_not_installed() {
     let home = Home::new();
