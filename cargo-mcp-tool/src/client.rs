@@ -14,15 +14,16 @@ use crate::paths::Places;
 pub(crate) enum Client {
     /// Claude Desktop: `claude_desktop_config.json`, `mcpServers`.
     ClaudeDesktop,
-    /// Claude Code: `~/.claude.json`, `mcpServers`.
+    /// Claude Code: `~/.claude.json` (in `$CLAUDE_CONFIG_DIR` when set), `mcpServers`.
     ClaudeCode,
     /// Cursor: `~/.cursor/mcp.json`, `mcpServers`.
     Cursor,
     /// VS Code: the user's `mcp.json`, `servers`.
     Vscode,
-    /// Gemini CLI: `~/.gemini/settings.json`, `mcpServers`.
+    /// Gemini CLI: `~/.gemini/settings.json` (`~` being `$GEMINI_CLI_HOME` when set),
+    /// `mcpServers`.
     GeminiCli,
-    /// Codex: `~/.codex/config.toml`, `[mcp_servers.NAME]`.
+    /// Codex: `~/.codex/config.toml` (`$CODEX_HOME/config.toml` when set), `[mcp_servers.NAME]`.
     Codex,
 }
 
@@ -85,14 +86,18 @@ impl Client {
                 .config_dir()
                 .join("Claude")
                 .join("claude_desktop_config.json"),
-            Self::ClaudeCode => places.home().join(".claude.json"),
+            Self::ClaudeCode => Self::claude_code_folder(places).join(".claude.json"),
             Self::Cursor => places.home().join(".cursor").join("mcp.json"),
             Self::Vscode => places
                 .config_dir()
                 .join("Code")
                 .join("User")
                 .join("mcp.json"),
-            Self::GeminiCli => places.home().join(".gemini").join("settings.json"),
+            Self::GeminiCli => places
+                .env_folder("GEMINI_CLI_HOME")
+                .unwrap_or_else(|| places.home().to_path_buf())
+                .join(".gemini")
+                .join("settings.json"),
             Self::Codex => places
                 .env_folder("CODEX_HOME")
                 .unwrap_or_else(|| places.home().join(".codex"))
@@ -100,12 +105,22 @@ impl Client {
         }
     }
 
+    /// Where Claude Code keeps `.claude.json`: `CLAUDE_CONFIG_DIR`, or the home folder.
+    fn claude_code_folder(places: &Places) -> PathBuf {
+        places
+            .env_folder("CLAUDE_CONFIG_DIR")
+            .unwrap_or_else(|| places.home().to_path_buf())
+    }
+
     /// What exists once the client has run on this machine: its configuration folder, or,
     /// for Claude Code, whose file sits in the home folder, that file or `~/.claude`.
     pub(crate) fn traces(self, places: &Places) -> Vec<PathBuf> {
         let file = self.config_file(places);
         match self {
-            Self::ClaudeCode => vec![file, places.home().join(".claude")],
+            Self::ClaudeCode => match places.env_folder("CLAUDE_CONFIG_DIR") {
+                Some(folder) => vec![file, folder],
+                None => vec![file, places.home().join(".claude")],
+            },
             _ => file
                 .parent()
                 .map(|folder| vec![folder.to_path_buf()])

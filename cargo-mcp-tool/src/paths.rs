@@ -1,6 +1,7 @@
 //! The folders a client's configuration and an installed server live in, read from the
-//! environment (`HOME`, `XDG_CONFIG_HOME`, `XDG_DATA_HOME`, `APPDATA`, `LOCALAPPDATA`), so
-//! that a test can point them at a temporary folder.
+//! environment (`HOME`, `XDG_CONFIG_HOME`, `XDG_DATA_HOME`, `APPDATA`, `LOCALAPPDATA`, and
+//! each client's own override, such as `CLAUDE_CONFIG_DIR`), so that a test can point them
+//! at a temporary folder.
 
 use std::env;
 use std::path::{Path, PathBuf};

@@ -71,6 +71,11 @@ impl Home {
     }
 
     fn run(&self, args: &[&str]) -> Output {
+        self.run_with(args, &[])
+    }
+
+    /// Runs with `env` set on top of this home's environment.
+    fn run_with(&self, args: &[&str], env: &[(&str, &Path)]) -> Output {
         Command::new(env!("CARGO_BIN_EXE_cargo-mcp-tool"))
             .args(args)
             .current_dir(self.path())
@@ -81,6 +86,9 @@ impl Home {
             .env_remove("XDG_CONFIG_HOME")
             .env_remove("XDG_DATA_HOME")
             .env_remove("CODEX_HOME")
+            .env_remove("CLAUDE_CONFIG_DIR")
+            .env_remove("GEMINI_CLI_HOME")
+            .envs(env.iter().copied())
             .output()
             .unwrap()
     }
@@ -589,6 +597,65 @@ fn a_client_without_its_folder_is_probably_not_installed() {
         value["mcpServers"]["weather"]["command"],
         home.installed_binary("weather").to_str().unwrap()
     );
+}
+
+/// Each client's own override of where it keeps its configuration is where `install`
+/// writes and `uninstall` reads: Claude Code's `CLAUDE_CONFIG_DIR` holds `.claude.json`,
+/// Gemini CLI's `GEMINI_CLI_HOME` stands for the home folder, Codex's `CODEX_HOME` holds
+/// `config.toml`. The folder the variable names is trace enough that the client ran.
+#[test]
+fn each_client_s_override_of_its_config_folder_is_honoured() {
+    let home = Home::new();
+    let elsewhere = home.path().join("elsewhere");
+    for (client, variable, file) in [
+        (
+            "claude-code",
+            "CLAUDE_CONFIG_DIR",
+            elsewhere.join(".claude.json"),
+        ),
+        (
+            "gemini-cli",
+            "GEMINI_CLI_HOME",
+            elsewhere.join(".gemini").join("settings.json"),
+        ),
+        ("codex", "CODEX_HOME", elsewhere.join("config.toml")),
+    ] {
+        fs::create_dir_all(file.parent().unwrap()).unwrap();
+        let env = [(variable, elsewhere.as_path())];
+        let binary = home.binary.to_str().unwrap();
+        let install = [
+            "mcp-tool", "install", "--client", client, "--binary", binary, "--name", "weather",
+        ];
+        let output = home.run_with(&install, &env);
+        succeeded(&output);
+        assert!(
+            stdout(&output).contains(&file.display().to_string()),
+            "{client}: {}",
+            stdout(&output)
+        );
+        let written = parse(&file);
+        let servers = if client == "codex" {
+            "mcp_servers"
+        } else {
+            "mcpServers"
+        };
+        assert_eq!(
+            written[servers]["weather"]["command"],
+            home.installed_binary("weather").to_str().unwrap(),
+            "{client}"
+        );
+        assert!(!home.config_file(client).exists(), "{client}");
+        let uninstall = [
+            "mcp-tool",
+            "uninstall",
+            "--client",
+            client,
+            "--name",
+            "weather",
+        ];
+        succeeded(&home.run_with(&uninstall, &env));
+        assert!(parse(&file)[servers].get("weather").is_none(), "{client}");
+    }
 }
 
 #[test]
