@@ -135,6 +135,14 @@ impl ConfigFile {
         }
     }
 
+    /// A setting of a JSON file by its JSON pointer (`/security/folderTrust/enabled`).
+    pub(crate) fn setting(&self, pointer: &str) -> Option<Value> {
+        match &self.document {
+            Document::Json { text, .. } => Value::Object(json_root(text)).pointer(pointer).cloned(),
+            Document::Toml(_) => None,
+        }
+    }
+
     /// Every server's name and `command`.
     pub(crate) fn commands(&self) -> Vec<(String, String)> {
         let command_of = |entry: &Value| {

@@ -10,6 +10,7 @@ use serde_json::Value;
 use crate::client::{Client, ServerEntry};
 use crate::config_file::ConfigFile;
 use crate::failure::{Failure, failure};
+use crate::folder_trust;
 use crate::paths::Places;
 use crate::project::Selection;
 
@@ -190,6 +191,7 @@ pub(crate) fn install(options: &InstallOptions) -> Result<(), Failure> {
             client.title(),
             config.path().display()
         );
+        gemini_trust_note(client, &places, &config);
         return Ok(());
     }
     let backup = config.write(options.create)?;
@@ -203,7 +205,21 @@ pub(crate) fn install(options: &InstallOptions) -> Result<(), Failure> {
         println!("the file as it was is kept in {}", backup.display());
     }
     println!("restart {} to load it", client.title());
+    gemini_trust_note(client, &places, &config);
     Ok(())
+}
+
+/// For Gemini CLI, a note when the current folder is one it would not start servers in.
+fn gemini_trust_note(client: Client, places: &Places, config: &ConfigFile) {
+    if client != Client::GeminiCli {
+        return;
+    }
+    let Ok(folder) = std::env::current_dir() else {
+        return;
+    };
+    if let Some(note) = folder_trust::gemini_note(places, config, &folder) {
+        println!("note: {note}");
+    }
 }
 
 /// `uninstall`: takes out the entry `install` wrote, and the copied server once no client

@@ -9,6 +9,7 @@ mod client;
 mod config_file;
 mod dev;
 mod failure;
+mod folder_trust;
 mod install;
 mod json_text;
 mod list;

@@ -569,6 +569,75 @@ fn gemini_cli_comments_are_kept_and_a_trailing_comma_refused() {
     assert!(message.contains("trailing comma"), "{message}");
 }
 
+/// Gemini CLI shows a server as Disabled in a folder `trustedFolders.json` does not trust:
+/// `install` says so, and how to trust it, unless the longest rule covering the folder
+/// trusts it or folder trust is off in `settings.json`.
+#[test]
+fn gemini_cli_install_says_when_the_folder_is_not_trusted() {
+    let home = Home::new();
+    home.write_config("gemini-cli", GEMINI_CLI);
+    let folder = home.path().display().to_string();
+    let rules = home.path().join(".gemini").join("trustedFolders.json");
+    let note = |output: &Output| {
+        succeeded(output);
+        let shown = stdout(output);
+        shown
+            .lines()
+            .find(|line| line.starts_with("note: Gemini CLI shows its servers as Disabled"))
+            .map(str::to_owned)
+    };
+
+    let untrusted = note(&home.install("gemini-cli", &[])).expect("a note without trust rules");
+    assert!(
+        untrusted.contains(&format!("{folder} is not trusted in {}", rules.display())),
+        "{untrusted}"
+    );
+    assert!(untrusted.contains("TRUST_FOLDER"), "{untrusted}");
+    assert!(untrusted.contains("/permissions"), "{untrusted}");
+
+    let cases = [
+        (format!("{{\"{folder}\": \"TRUST_FOLDER\"}}"), false),
+        (format!("{{\"{folder}/project\": \"TRUST_PARENT\"}}"), false),
+        (
+            format!(
+                "{{\n  // Every project.\n  \"{}\": \"TRUST_FOLDER\"\n}}",
+                home.path().parent().unwrap().display()
+            ),
+            false,
+        ),
+        (
+            format!("{{\"{folder}/elsewhere\": \"TRUST_FOLDER\"}}"),
+            true,
+        ),
+        (
+            format!(
+                "{{\"{}\": \"TRUST_FOLDER\", \"{folder}\": \"DO_NOT_TRUST\"}}",
+                home.path().parent().unwrap().display()
+            ),
+            true,
+        ),
+    ];
+    for (text, shown) in cases {
+        fs::write(&rules, &text).unwrap();
+        // The second install changes nothing, and still says it.
+        assert_eq!(
+            note(&home.install("gemini-cli", &[])).is_some(),
+            shown,
+            "{text}"
+        );
+    }
+
+    fs::remove_file(&rules).unwrap();
+    let trust_off = GEMINI_CLI.replacen(
+        "{\n",
+        "{\n  \"security\": { \"folderTrust\": { \"enabled\": false } },\n",
+        1,
+    );
+    home.write_config("gemini-cli", &trust_off);
+    assert_eq!(note(&home.install("gemini-cli", &[])), None);
+    assert_eq!(note(&home.install("cursor", &["--create"])), None);
+}
+
 #[test]
 fn a_client_without_its_folder_is_probably_not_installed() {
     let home = Home::new();
