@@ -14,8 +14,9 @@ use crate::session::Launch;
 pub(crate) struct CallOptions {
     /// The tool to call.
     pub(crate) tool: String,
-    /// Arguments as name=value: a string stays a string, other types are read as JSON
-    /// (`limit=5`, `recursive=true`, `tags=["a","b"]`).
+    /// Arguments as name=value, each name once: a string is written as it is, a number as
+    /// digits (`limit=5`), a boolean as `true` or `false`, an array or object as JSON
+    /// (`tags='["a","b"]'`).
     #[arg(value_name = "NAME=VALUE")]
     pub(crate) arguments: Vec<String>,
     /// Arguments as a JSON object; NAME=VALUE pairs are added to it.
@@ -116,28 +117,96 @@ fn arguments(options: &CallOptions, schema: &Value) -> Result<Map<String, Value>
                     "--json takes a JSON object, as {{\"name\": \"value\"}}"
                 ));
             }
-            Err(error) => return Err(failure!("--json is not valid JSON: {error}")),
+            Err(error) => {
+                return Err(failure!(
+                    "--json takes a JSON object, as {{\"name\": \"value\"}}: {}",
+                    fault(&error)
+                ));
+            }
         },
         None => Map::new(),
     };
+    let mut given: Vec<(&str, &str)> = Vec::new();
     for pair in &options.arguments {
         let (name, text) = pair
             .split_once('=')
             .ok_or_else(|| failure!("`{pair}` is not an argument: write NAME=VALUE"))?;
+        if let Some((_, first)) = given.iter().find(|(seen, _)| *seen == name) {
+            return Err(failure!(
+                "`{name}` is given twice (`{name}={first}` and `{pair}`): give it once"
+            ));
+        }
+        given.push((name, text));
         let property = &schema["properties"][name];
         let value = if takes_string(property) {
             Value::String(text.to_owned())
         } else {
             serde_json::from_str(text).map_err(|error| {
+                let why = match text.trim_start().chars().next() {
+                    // A value begun as an array or object: where its JSON goes wrong helps.
+                    Some('[' | '{') => format!(": {}", fault(&error)),
+                    _ => String::new(),
+                };
+                let given = if text.is_empty() {
+                    "an empty value".to_owned()
+                } else {
+                    format!("`{text}`")
+                };
                 failure!(
-                    "`{name}` takes {}, and `{text}` is not valid JSON: {error}",
-                    crate::list::type_of(property)
+                    "`{name}` takes {}, and {given} is not one{why}",
+                    form_of(name, property)
                 )
             })?
         };
         arguments.insert(name.to_owned(), value);
     }
     Ok(arguments)
+}
+
+/// A serde_json fault in a one-line value, said once: what is wrong and at which column.
+fn fault(error: &serde_json::Error) -> String {
+    let fault = crate::json_text::Fault::of(error);
+    format!("{} at column {}", fault.what, fault.column)
+}
+
+/// How a value of this property is written on the command line, with an example.
+fn form_of(name: &str, property: &Value) -> String {
+    if let Some(values) = property["enum"].as_array() {
+        let values: Vec<String> = values.iter().map(Value::to_string).collect();
+        return format!("one of {}", values.join(", "));
+    }
+    let kinds: Vec<&str> = match &property["type"] {
+        Value::String(kind) => vec![kind.as_str()],
+        Value::Array(kinds) => kinds.iter().filter_map(Value::as_str).collect(),
+        _ => property["anyOf"]
+            .as_array()
+            .or_else(|| property["oneOf"].as_array())
+            .into_iter()
+            .flatten()
+            .filter_map(|branch| branch["type"].as_str())
+            .collect(),
+    };
+    let forms: Vec<String> = kinds
+        .iter()
+        .map(|kind| match *kind {
+            "integer" => format!("an integer, written as digits (`{name}=5`)"),
+            "number" => format!("a number, written as digits (`{name}=2.5`)"),
+            "boolean" => format!("`true` or `false` (`{name}=true`)"),
+            "null" => format!("`null` (`{name}=null`)"),
+            "array" => format!(
+                "an array, written as `[...]` with strings in double quotes, the whole in single quotes (`{name}='[\"a\", \"b\"]'`)"
+            ),
+            "object" => format!(
+                "an object, written as `{{...}}` with its keys in double quotes, the whole in single quotes (`{name}='{{\"key\": 1}}'`)"
+            ),
+            other => format!("a value of type {other}"),
+        })
+        .collect();
+    if forms.is_empty() {
+        crate::list::type_of(property)
+    } else {
+        forms.join(", or ")
+    }
 }
 
 /// Whether a value for this property is taken as it is typed: a string, or a property
@@ -210,5 +279,86 @@ fn red(text: &str) -> String {
         format!("\x1b[31m{text}\x1b[0m")
     } else {
         text.to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(arguments: &[&str]) -> CallOptions {
+        let line = ["cargo-mcp-tool", "call", "search"].iter().chain(arguments);
+        match <crate::cli::Cli as clap::Parser>::parse_from(line).command {
+            crate::cli::Command::Call(options) => options,
+            _ => unreachable!("parsed as `call`"),
+        }
+    }
+
+    fn schema() -> Value {
+        json!({"type": "object", "properties": {
+            "query": {"type": "string"},
+            "limit": {"type": "integer"},
+            "ratio": {"type": ["number", "null"]},
+            "tags": {"type": "array", "items": {"type": "string"}},
+        }})
+    }
+
+    fn refusal(arguments: &[&str]) -> String {
+        match super::arguments(&options(arguments), &schema()) {
+            Ok(read) => panic!("{arguments:?} read as {read:?}"),
+            Err(failure) => failure.to_string(),
+        }
+    }
+
+    #[test]
+    fn a_name_given_twice_is_refused_naming_it() {
+        let message = refusal(&["query=a", "limit=1", "query=b"]);
+        assert_eq!(
+            message,
+            "`query` is given twice (`query=a` and `query=b`): give it once"
+        );
+    }
+
+    #[test]
+    fn a_value_not_of_its_form_says_how_it_is_written() {
+        let message = refusal(&["limit=many"]);
+        assert_eq!(
+            message,
+            "`limit` takes an integer, written as digits (`limit=5`), and `many` is not one"
+        );
+        let message = refusal(&["ratio="]);
+        assert!(
+            message
+                .starts_with("`ratio` takes a number, written as digits (`ratio=2.5`), or `null`")
+                && message.ends_with("and an empty value is not one"),
+            "{message}"
+        );
+        let message = refusal(&["tags=[a, b]"]);
+        assert!(
+            message.contains("an array, written as `[...]`"),
+            "{message}"
+        );
+        assert!(
+            message.ends_with(": expected value at column 2"),
+            "{message}"
+        );
+        for message in [message, refusal(&["limit="])] {
+            assert!(!message.contains("JSON"), "{message}");
+            assert!(!message.contains("line"), "{message}");
+            assert!(!message.contains("column 0"), "{message}");
+        }
+    }
+
+    #[test]
+    fn strings_are_taken_as_written_and_the_rest_as_their_form() {
+        let read = super::arguments(
+            &options(&["query=5", "limit=5", "ratio=null", r#"tags=["a"]"#]),
+            &schema(),
+        )
+        .unwrap();
+        assert_eq!(
+            Value::Object(read),
+            json!({"query": "5", "limit": 5, "ratio": null, "tags": ["a"]})
+        );
     }
 }

@@ -321,16 +321,13 @@ fn json_root(text: &str) -> Map<String, Value> {
 }
 
 fn json_fault(path: &Path, error: &serde_json::Error) -> Failure {
-    let full = error.to_string();
-    let suffix = format!(" at line {} column {}", error.line(), error.column());
-    let what = full.strip_suffix(&suffix).unwrap_or(&full);
+    let fault = json_text::Fault::of(error);
     failure!(
-        "{}:{}:{}: cannot parse the file as JSON: {what} (line {}, column {}); the file was left untouched",
+        "{}:{}:{}: cannot parse the file as JSON: {}; the file was left untouched",
         path.display(),
-        error.line(),
-        error.column(),
-        error.line(),
-        error.column()
+        fault.line,
+        fault.column,
+        fault.what
     )
 }
 
@@ -344,7 +341,7 @@ fn toml_fault(path: &Path, text: &str, error: &toml_edit::TomlError) -> Failure 
         .map_or(0, |line| line.chars().count())
         + 1;
     failure!(
-        "{}:{line}:{column}: cannot parse the file as TOML: {} (line {line}, column {column}); the file was left untouched",
+        "{}:{line}:{column}: cannot parse the file as TOML: {}; the file was left untouched",
         path.display(),
         error.message().trim_end()
     )

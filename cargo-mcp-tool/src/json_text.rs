@@ -184,6 +184,28 @@ fn comment_end(bytes: &[u8], at: usize) -> usize {
     at + 2 + length
 }
 
+/// Where and why serde_json could not read a text, for a person: serde_json's message
+/// without its position, and the position apart.
+#[derive(Debug)]
+pub(crate) struct Fault {
+    pub(crate) what: String,
+    pub(crate) line: usize,
+    /// Counted from 1: serde_json's column 0 (a text that ends after a line break) is 1.
+    pub(crate) column: usize,
+}
+
+impl Fault {
+    pub(crate) fn of(error: &serde_json::Error) -> Self {
+        let full = error.to_string();
+        let suffix = format!(" at line {} column {}", error.line(), error.column());
+        Self {
+            what: full.strip_suffix(&suffix).unwrap_or(&full).to_owned(),
+            line: error.line(),
+            column: error.column().max(1),
+        }
+    }
+}
+
 /// Which JSON a client reads from its file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Dialect {

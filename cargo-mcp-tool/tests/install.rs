@@ -486,15 +486,21 @@ fn dry_run_writes_nothing() {
 }
 
 /// Installs into `client`'s file holding `text`, which it cannot parse: the install
-/// fails, names the file and the fault's place `at`, and leaves the file as it was.
-/// Returns the error's text.
+/// fails, names the file and the fault's place `at` (`LINE:COLUMN`) once, as
+/// `FILE:LINE:COLUMN:`, and leaves the file as it was. Returns the error's text.
 fn refused(home: &Home, client: &str, text: &str, at: &str) -> String {
     let path = home.write_config(client, text);
     let output = home.install(client, &[]);
     assert!(!output.status.success());
     let message = stderr(&output);
-    assert!(message.contains(&path.display().to_string()), "{message}");
-    assert!(message.contains(at), "{message}");
+    assert!(
+        message.contains(&format!("{}:{at}: ", path.display())),
+        "{message}"
+    );
+    assert!(
+        !message.contains("line "),
+        "the place said twice: {message}"
+    );
     assert_eq!(fs::read_to_string(&path).unwrap(), text);
     message
 }
@@ -503,12 +509,17 @@ fn refused(home: &Home, client: &str, text: &str, at: &str) -> String {
 fn an_unparsable_file_is_left_untouched() {
     let home = Home::new();
     let broken = "{\n  \"mcpServers\": {\n    \"a\": { \"command\": \"x\" },\n  }\n}\n";
-    let message = refused(&home, "claude-desktop", broken, "line 4, column 3");
+    let message = refused(&home, "claude-desktop", broken, "4:3");
     assert!(message.contains("trailing comma"), "{message}");
     assert!(!home.installed_binary("weather").exists());
 
+    // serde_json places the end of a text after a line break in column 0; editors count from 1.
+    let cut_short = "{\n  \"mcpServers\": {\n";
+    let message = refused(&home, "cursor", cut_short, "3:1");
+    assert!(message.contains("EOF while parsing an object"), "{message}");
+
     let broken = "model = \"gpt-5\"\n[mcp_servers.a\ncommand = \"x\"\n";
-    refused(&home, "codex", broken, "line 2, column");
+    refused(&home, "codex", broken, "2:15");
 }
 
 /// VS Code reads `mcp.json` as JSONC: its comments and trailing commas are read, kept
@@ -540,7 +551,7 @@ fn vscode_comments_and_trailing_commas_are_kept_where_a_plain_json_client_refuse
     assert_eq!(fs::read_to_string(&path).unwrap(), jsonc);
 
     let commented = "{\n  // Claude Desktop reads no comments.\n  \"mcpServers\": {}\n}\n";
-    refused(&home, "claude-desktop", commented, "line 2, column 3");
+    refused(&home, "claude-desktop", commented, "2:3");
 }
 
 /// Gemini CLI strips `//` and `/* */` comments from `settings.json` and parses the rest as
@@ -565,7 +576,7 @@ fn gemini_cli_comments_are_kept_and_a_trailing_comma_refused() {
     assert_eq!(fs::read_to_string(&path).unwrap(), commented);
 
     let trailing = "{\n  // A comment is fine.\n  \"mcpServers\": {},\n}\n";
-    let message = refused(&home, "gemini-cli", trailing, "line 4, column 1");
+    let message = refused(&home, "gemini-cli", trailing, "4:1");
     assert!(message.contains("trailing comma"), "{message}");
 }
 

@@ -191,7 +191,9 @@ fn a_value_that_does_not_fit_its_type_is_refused_before_the_call() {
     let output = against_example("call", &["search", "max_results=many"]);
     assert_eq!(output.status.code(), Some(1));
     assert!(
-        stderr(&output).contains("`max_results` takes integer"),
+        stderr(&output).contains(
+            "`max_results` takes an integer, written as digits (`max_results=5`), and `many` is not one"
+        ),
         "{}",
         stderr(&output)
     );
