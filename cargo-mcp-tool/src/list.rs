@@ -189,12 +189,64 @@ fn print_tool(tool: &Value) {
         } else {
             "optional"
         };
+        let mut said = vec![type_of(property), need.to_owned()];
+        said.extend(constraints(property));
         println!(
-            "    {name}: {}, {need}{}",
-            type_of(property),
+            "    {name}: {}{}",
+            said.join(", "),
             dash(property["description"].as_str())
         );
     }
+}
+
+/// What the schema asks of a property's value beyond its type, as a person says it:
+/// `1 to 100`, `at most 64 characters`, `matching ^[a-z]+$`, `format date`, `default 10`.
+fn constraints(property: &Value) -> Vec<String> {
+    let number = |key: &str| property.get(key).filter(|value| value.is_number());
+    let mut said = Vec::new();
+    let low = (number("minimum").map(|low| (">=", low)))
+        .or_else(|| number("exclusiveMinimum").map(|low| (">", low)));
+    let high = (number("maximum").map(|high| ("<=", high)))
+        .or_else(|| number("exclusiveMaximum").map(|high| ("<", high)));
+    match (low, high) {
+        (Some((">=", low)), Some(("<=", high))) => said.push(format!("{low} to {high}")),
+        (Some((above, low)), Some((below, high))) => {
+            said.push(format!("{above} {low} and {below} {high}"));
+        }
+        (Some((above, bound)), None) | (None, Some((above, bound))) => {
+            said.push(format!("{above} {bound}"));
+        }
+        (None, None) => {}
+    }
+    if let Some(step) = number("multipleOf") {
+        said.push(format!("a multiple of {step}"));
+    }
+    for (low, high, unit) in [
+        ("minLength", "maxLength", "characters"),
+        ("minItems", "maxItems", "items"),
+        ("minProperties", "maxProperties", "properties"),
+    ] {
+        match (number(low), number(high)) {
+            (Some(low), Some(high)) if low == high => said.push(format!("{low} {unit}")),
+            (Some(low), Some(high)) => said.push(format!("{low} to {high} {unit}")),
+            (Some(low), None) => said.push(format!("at least {low} {unit}")),
+            (None, Some(high)) => said.push(format!("at most {high} {unit}")),
+            (None, None) => {}
+        }
+    }
+    if property["uniqueItems"] == true {
+        said.push("no item twice".to_owned());
+    }
+    if let Some(pattern) = property["pattern"].as_str() {
+        said.push(format!("matching {pattern}"));
+    }
+    if let Some(format) = property["format"].as_str() {
+        said.push(format!("format {format}"));
+    }
+    if let Some(default) = property.get("default") {
+        said.push(format!("default {default}"));
+    }
+    said
 }
 
 /// A property's type as a person says it: `integer`, `string | null`, `array of string`,
@@ -221,5 +273,43 @@ pub(crate) fn type_of(property: &Value) -> String {
             Some(branches) => branches.iter().map(type_of).collect::<Vec<_>>().join(" | "),
             None => "any".to_owned(),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn constraints_are_said_as_a_person_reads_them() {
+        let said = |property: Value| constraints(&property).join(", ");
+        assert_eq!(
+            said(json!({"type": "integer", "minimum": 1, "maximum": 100, "default": 10})),
+            "1 to 100, default 10"
+        );
+        assert_eq!(
+            said(
+                json!({"type": "number", "exclusiveMinimum": 0, "maximum": 1.5, "multipleOf": 0.5})
+            ),
+            "> 0 and <= 1.5, a multiple of 0.5"
+        );
+        assert_eq!(
+            said(json!({"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[a-z]+$"})),
+            "1 to 64 characters, matching ^[a-z]+$"
+        );
+        assert_eq!(
+            said(json!({"type": "string", "format": "date", "default": "2025-01-01"})),
+            "format date, default \"2025-01-01\""
+        );
+        assert_eq!(
+            said(json!({"type": "array", "maxItems": 3, "uniqueItems": true})),
+            "at most 3 items, no item twice"
+        );
+        assert_eq!(
+            said(json!({"type": "string", "minLength": 2, "maxLength": 2})),
+            "2 characters"
+        );
+        assert_eq!(said(json!({"type": "integer", "minimum": 0})), ">= 0");
+        assert_eq!(said(json!({"type": "boolean"})), "");
     }
 }

@@ -103,6 +103,20 @@ fn list_prints_tools_parameters_annotations_prompts_and_resources() {
 }
 
 #[test]
+fn list_shows_each_parameter_s_range_and_default() {
+    let output = against_example("list", &[]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    for line in [
+        "    max_results: integer, optional, 1 to 1000, default 100 — The most entries to return.",
+        "    pause_ms: integer, optional, 0 to 1000, default 0 — Milliseconds to wait",
+        "    confirm: boolean, optional, default false — Whether to ask the user first",
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
+}
+
+#[test]
 fn list_json_is_what_the_server_sent() {
     let output = against_example("list", &["--json"]);
     assert!(output.status.success(), "{}", stderr(&output));
