@@ -27,6 +27,89 @@ pub(crate) struct Selection {
     /// The manifest of the crate (default: the one `cargo` finds from the current folder).
     #[arg(long, value_name = "PATH")]
     pub(crate) manifest_path: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) cargo: CargoFlags,
+}
+
+/// The options of `cargo build` passed on as given.
+#[derive(Debug, Clone, Default, Args)]
+pub(crate) struct CargoFlags {
+    /// Features to activate, space- or comma-separated (repeatable).
+    #[arg(short = 'F', long, value_name = "FEATURES")]
+    pub(crate) features: Vec<String>,
+    /// Activate all available features.
+    #[arg(long)]
+    pub(crate) all_features: bool,
+    /// Do not activate the `default` feature.
+    #[arg(long)]
+    pub(crate) no_default_features: bool,
+    /// Build with this profile (in place of `--release` where a command builds in release).
+    #[arg(long, value_name = "NAME")]
+    pub(crate) profile: Option<String>,
+    /// The folder for everything cargo builds.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) target_dir: Option<PathBuf>,
+    /// Require Cargo.lock to be up to date.
+    #[arg(long)]
+    pub(crate) locked: bool,
+    /// Run without accessing the network.
+    #[arg(long)]
+    pub(crate) offline: bool,
+    /// Cargo's verbose output (-vv very verbose).
+    #[arg(short = 'v', long, action = clap::ArgAction::Count, conflicts_with = "quiet")]
+    pub(crate) verbose: u8,
+    /// No cargo output.
+    #[arg(short = 'q', long)]
+    pub(crate) quiet: bool,
+}
+
+impl CargoFlags {
+    /// The flags every cargo command takes: the lock file and the network.
+    fn for_any(&self) -> Vec<OsString> {
+        let mut args = Vec::new();
+        if self.locked {
+            args.push("--locked".into());
+        }
+        if self.offline {
+            args.push("--offline".into());
+        }
+        args
+    }
+
+    /// The flags for `cargo build`, `--release` among them where `release` and no
+    /// `--profile` says otherwise (cargo refuses both).
+    fn for_build(&self, release: bool) -> Vec<OsString> {
+        let mut args = self.for_any();
+        if !self.features.is_empty() {
+            args.push("--features".into());
+            args.push(self.features.join(",").into());
+        }
+        if self.all_features {
+            args.push("--all-features".into());
+        }
+        if self.no_default_features {
+            args.push("--no-default-features".into());
+        }
+        match &self.profile {
+            Some(profile) => {
+                args.push("--profile".into());
+                args.push(profile.into());
+            }
+            None if release => args.push("--release".into()),
+            None => {}
+        }
+        if let Some(target_dir) = &self.target_dir {
+            args.push("--target-dir".into());
+            args.push(target_dir.into());
+        }
+        if self.verbose > 0 {
+            args.push(format!("-{}", "v".repeat(usize::from(self.verbose))).into());
+        }
+        if self.quiet {
+            args.push("--quiet".into());
+        }
+        args
+    }
 }
 
 /// The target chosen: `--bin` or `--example`, by name, in a package.
@@ -42,9 +125,13 @@ fn cargo() -> OsString {
     env::var_os("CARGO").unwrap_or_else(|| "cargo".into())
 }
 
-fn run_cargo(args: &[&str], manifest_path: Option<&Path>) -> Result<String, Failure> {
+fn run_cargo(
+    args: &[&str],
+    manifest_path: Option<&Path>,
+    flags: &CargoFlags,
+) -> Result<String, Failure> {
     let mut command = Command::new(cargo());
-    command.args(args);
+    command.args(args).args(flags.for_any());
     if let Some(manifest_path) = manifest_path {
         command.arg("--manifest-path").arg(manifest_path);
     }
@@ -68,6 +155,7 @@ impl Selection {
         let metadata = run_cargo(
             &["metadata", "--no-deps", "--format-version", "1"],
             self.manifest_path.as_deref(),
+            &self.cargo,
         )?;
         serde_json::from_str(&metadata)
             .map_err(|error| failure!("cannot read cargo metadata: {error}"))
@@ -76,6 +164,12 @@ impl Selection {
     /// Where cargo puts what it builds for this workspace (`target/`, or
     /// `CARGO_TARGET_DIR`).
     pub(crate) fn target_directory(&self) -> Result<PathBuf, Failure> {
+        if let Some(target_dir) = &self.cargo.target_dir {
+            // As cargo takes it: relative to the current folder.
+            return std::path::absolute(target_dir).map_err(|error| {
+                failure!("cannot find the folder {}: {error}", target_dir.display())
+            });
+        }
         self.metadata()?["target_directory"]
             .as_str()
             .map(PathBuf::from)
@@ -108,6 +202,7 @@ impl Selection {
         let located = run_cargo(
             &["locate-project", "--message-format", "plain"],
             self.manifest_path.as_deref(),
+            &self.cargo,
         )?;
         let located = Path::new(located.trim());
         if let Some(package) = packages.iter().find(|package| {
@@ -201,9 +296,7 @@ impl Selection {
         command
             .arg(if target.example { "--example" } else { "--bin" })
             .arg(&target.name);
-        if release {
-            command.arg("--release");
-        }
+        command.args(self.cargo.for_build(release));
         if let Some(manifest_path) = &self.manifest_path {
             command.arg("--manifest-path").arg(manifest_path);
         }
