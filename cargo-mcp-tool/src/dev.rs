@@ -5,7 +5,8 @@
 //! The build that serves is copied to `<target>/mcp-tool-dev/<name>`, so that a build in
 //! progress, or one that fails, never disturbs it; after each good build the copy is
 //! replaced and `<name>.generation` counts up, which the reloading server
-//! ([`crate::reload`]) watches. The Inspector is installed with npm under
+//! ([`crate::reload`]) watches. A build that made the same executable as the one serving
+//! (a second event of the same save, a file that is no source) swaps nothing. The Inspector is installed with npm under
 //! `<target>/mcp-tool-dev/inspector` the first time, saying so.
 
 use std::io::BufReader;
@@ -86,8 +87,12 @@ struct Served {
 
 impl Served {
     /// Copies `built` over the served binary (by a rename, which a running server
-    /// survives) and counts the generation up.
-    fn take(&mut self, built: &Path) -> Result<(), Failure> {
+    /// survives) and counts the generation up; `false` when `built` is the binary that
+    /// serves already, which is left alone.
+    fn take(&mut self, built: &Path) -> Result<bool, Failure> {
+        if self.count > 0 && same_contents(built, &self.binary) {
+            return Ok(false);
+        }
         let staged = self.binary.with_extension("new");
         std::fs::copy(built, &staged)
             .and_then(|_| std::fs::rename(&staged, &self.binary))
@@ -99,9 +104,20 @@ impl Served {
                 )
             })?;
         self.count += 1;
-        std::fs::write(&self.generation, self.count.to_string())
-            .map_err(|error| failure!("cannot write {}: {error}", self.generation.display()))
+        // Renamed into place, so that the reloading server never reads a half-written count.
+        let staged = self.generation.with_extension("generation.new");
+        std::fs::write(&staged, self.count.to_string())
+            .and_then(|()| std::fs::rename(&staged, &self.generation))
+            .map_err(|error| failure!("cannot write {}: {error}", self.generation.display()))?;
+        Ok(true)
     }
+}
+
+/// Whether the two files hold the same bytes (`false` when either cannot be read).
+fn same_contents(one: &Path, other: &Path) -> bool {
+    let length = |path: &Path| std::fs::metadata(path).map(|metadata| metadata.len()).ok();
+    length(one).is_some_and(|length_one| Some(length_one) == length(other))
+        && matches!((std::fs::read(one), std::fs::read(other)), (Ok(a), Ok(b)) if a == b)
 }
 
 pub(crate) fn dev(options: &DevOptions) -> Result<(), Failure> {
@@ -153,7 +169,10 @@ pub(crate) fn dev(options: &DevOptions) -> Result<(), Failure> {
                     .build(release)
                     .and_then(|built| served.take(&built))
                 {
-                    Ok(()) => eprintln!("cargo mcp-tool dev: built; swapping the server"),
+                    Ok(true) => eprintln!("cargo mcp-tool dev: built; swapping the server"),
+                    Ok(false) => eprintln!(
+                        "cargo mcp-tool dev: built the same server as the one serving; nothing to swap"
+                    ),
                     Err(failure) => {
                         eprintln!("cargo mcp-tool dev: {failure}; the last good build serves on")
                     }

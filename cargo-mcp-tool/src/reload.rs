@@ -6,7 +6,8 @@
 //! On a swap it stops the old server, starts the new one, replays the client's
 //! `initialize` and `notifications/initialized` (swallowing the answer, which the client
 //! already had), and tells the client that the tools, prompts and resources may have
-//! changed. A request the old server had not answered gets an error that says to send it
+//! changed, each only where the capabilities the client was told at `initialize` declare
+//! its `listChanged`. A request the old server had not answered gets an error that says to send it
 //! again; a request that arrives while no server runs (the last one exited) gets an
 //! error that says why, until the next build.
 
@@ -47,6 +48,9 @@ struct Shared {
     /// server is told first.
     initialize: Option<Value>,
     initialized: bool,
+    /// The capabilities of the server's answer to the client's `initialize`: the lists
+    /// the client expects `list_changed` of.
+    capabilities: Value,
     /// The ids of the client's requests the running server has not answered.
     pending: Vec<Value>,
     /// Counts the servers started, so that a reader of an old one knows it is old.
@@ -112,6 +116,7 @@ pub(crate) fn serve(
         server: None,
         initialize: None,
         initialized: false,
+        capabilities: Value::Null,
         pending: Vec::new(),
         started: 0,
         stopped: None,
@@ -238,6 +243,15 @@ fn from_server(shared: &Mutex<Shared>, stdout: impl BufRead, number: u64) {
                 && let Some(id) = message.get("id")
             {
                 shared.pending.retain(|pending| pending != id);
+                if shared
+                    .initialize
+                    .as_ref()
+                    .map(|initialize| &initialize["id"])
+                    == Some(id)
+                    && let Some(capabilities) = message["result"].get("capabilities")
+                {
+                    shared.capabilities = capabilities.clone();
+                }
             }
             Arc::clone(&shared.client)
         };
@@ -274,8 +288,11 @@ fn watch(reload: &Reload, shared: &Arc<Mutex<Shared>>) {
         let replaced = "the server was rebuilt while this request ran: send it again";
         match start(reload, shared, replaced) {
             Ok(()) => {
-                let client = Arc::clone(&lock(shared).client);
-                for list in ["tools", "prompts", "resources"] {
+                let (client, capabilities) = {
+                    let shared = lock(shared);
+                    (Arc::clone(&shared.client), shared.capabilities.clone())
+                };
+                for list in changing_lists(&capabilities) {
                     let changed = format!("notifications/{list}/list_changed");
                     write_line(
                         &client,
@@ -290,6 +307,15 @@ fn watch(reload: &Reload, shared: &Arc<Mutex<Shared>>) {
             }
         }
     }
+}
+
+/// The lists whose `list_changed` the client was promised: those whose capability says
+/// `listChanged`, as a client ignores (or refuses) the others.
+fn changing_lists(capabilities: &Value) -> Vec<&'static str> {
+    ["tools", "prompts", "resources"]
+        .into_iter()
+        .filter(|list| capabilities[*list]["listChanged"] == json!(true))
+        .collect()
 }
 
 /// The build's generation: the number the builder writes after each good build.

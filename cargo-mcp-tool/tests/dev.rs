@@ -23,6 +23,8 @@ struct Dev {
     stdin: ChildStdin,
     messages: Receiver<Value>,
     said: Receiver<String>,
+    /// The methods of the notifications heard so far, in order.
+    heard: Vec<String>,
 }
 
 impl Dev {
@@ -32,13 +34,21 @@ impl Dev {
     }
 
     /// The next message the server sends that `wanted` accepts; others are passed over.
-    fn until(&self, what: &str, wanted: impl Fn(&Value) -> bool) -> Value {
+    fn until(&mut self, what: &str, wanted: impl Fn(&Value) -> bool) -> Value {
         let deadline = std::time::Instant::now() + BUILD;
         loop {
             let left = deadline.saturating_duration_since(std::time::Instant::now());
             match self.messages.recv_timeout(left) {
-                Ok(message) if wanted(&message) => return message,
-                Ok(_) => {}
+                Ok(message) => {
+                    if message.get("id").is_none()
+                        && let Some(method) = message["method"].as_str()
+                    {
+                        self.heard.push(method.to_owned());
+                    }
+                    if wanted(&message) {
+                        return message;
+                    }
+                }
                 Err(_) => panic!(
                     "no {what} within {BUILD:?}; dev said:\n{}",
                     self.said.try_iter().collect::<Vec<_>>().join("\n")
@@ -134,6 +144,7 @@ fn a_session_sees_each_build_and_a_broken_one_changes_nothing() {
         stdin,
         messages,
         said,
+        heard: Vec::new(),
     };
 
     let initialize = json!({
@@ -152,6 +163,10 @@ fn a_session_sees_each_build_and_a_broken_one_changes_nothing() {
     let shout = "\n/// Says `text` in capitals.\n#[mcp_tool]\nfn shout(text: String) -> String {\n    \
                  text.to_uppercase()\n}\n";
     fs::write(&main_rs, format!("{source}{shout}")).unwrap();
+    // The rest of the save, as an editor's backup file, lands while the build runs: it
+    // rebuilds nothing new, and swaps nothing.
+    std::thread::sleep(Duration::from_secs(1));
+    fs::write(folder.join("src/main.rs~"), &source).unwrap();
     dev.until("notifications/tools/list_changed", |message| {
         message["method"] == "notifications/tools/list_changed"
     });
@@ -174,6 +189,19 @@ fn a_session_sees_each_build_and_a_broken_one_changes_nothing() {
         json!({ "name": "shout", "arguments": { "text": "still" } }),
     );
     assert_eq!(called["result"]["content"][0]["text"], "STILL", "{called}");
+
+    // One save, one swap: every change the watcher saw of it was handled before the broken
+    // save, whose answer came after whatever a second swap would have said.
+    let tools_changed = (dev.heard.iter())
+        .filter(|method| *method == "notifications/tools/list_changed")
+        .count();
+    assert_eq!(tools_changed, 1, "heard: {:?}", dev.heard);
+    // The template's server declares no prompts and no resources: nothing is said of them.
+    assert!(
+        (dev.heard.iter()).all(|method| method == "notifications/tools/list_changed"),
+        "heard: {:?}",
+        dev.heard
+    );
 }
 
 /// A stdio MCP server of one tool, `forecast`, in Python, whose description is the
