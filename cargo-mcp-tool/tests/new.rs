@@ -155,3 +155,42 @@ fn the_crate_builds_tests_and_serves() {
         "{listing}"
     );
 }
+
+/// Without `--path`, a cargo-mcp-tool built from this checkout depends the new crate on
+/// this checkout's runtime, says so, and the crate resolves (offline: mcp-tool is not on
+/// crates.io); the crate goes where a path says, as with `cargo new`.
+#[test]
+fn without_path_the_crate_depends_on_the_checkout_it_was_built_from() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_cargo-mcp-tool"))
+        .args(["mcp-tool", "new", "servers/local/plain-mcp"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    let printed = String::from_utf8_lossy(&output.stdout);
+    let runtime = workspace().join("runtime");
+    assert!(
+        printed.contains(&format!(
+            "mcp-tool from {}, the checkout this cargo-mcp-tool was built from",
+            runtime.display()
+        )),
+        "{printed}"
+    );
+    let folder = dir.path().join("servers/local/plain-mcp");
+    let manifest: toml_edit::DocumentMut = fs::read_to_string(folder.join("Cargo.toml"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(manifest["package"]["name"].as_str(), Some("plain-mcp"));
+    assert_eq!(
+        manifest["dependencies"]["mcp-tool"]["path"].as_str(),
+        runtime.to_str()
+    );
+    let resolved = Command::new(env!("CARGO"))
+        .args(["metadata", "--format-version", "1", "--offline"])
+        .current_dir(&folder)
+        .output()
+        .unwrap();
+    assert!(resolved.status.success(), "{}", stderr(&resolved));
+}
