@@ -175,17 +175,7 @@ fn form_of(name: &str, property: &Value) -> String {
         let values: Vec<String> = values.iter().map(Value::to_string).collect();
         return format!("one of {}", values.join(", "));
     }
-    let kinds: Vec<&str> = match &property["type"] {
-        Value::String(kind) => vec![kind.as_str()],
-        Value::Array(kinds) => kinds.iter().filter_map(Value::as_str).collect(),
-        _ => property["anyOf"]
-            .as_array()
-            .or_else(|| property["oneOf"].as_array())
-            .into_iter()
-            .flatten()
-            .filter_map(|branch| branch["type"].as_str())
-            .collect(),
-    };
+    let kinds = kinds(property);
     let forms: Vec<String> = kinds
         .iter()
         .map(|kind| match *kind {
@@ -209,10 +199,10 @@ fn form_of(name: &str, property: &Value) -> String {
     }
 }
 
-/// Whether a value for this property is taken as it is typed: a string, or a property
-/// the schema does not describe (the server then says what is wrong with it).
-fn takes_string(property: &Value) -> bool {
-    let kinds: Vec<&str> = match &property["type"] {
+/// The JSON types a property's schema allows: its `type`, or each branch's of an `anyOf`
+/// or `oneOf`.
+fn kinds(property: &Value) -> Vec<&str> {
+    match &property["type"] {
         Value::String(kind) => vec![kind.as_str()],
         Value::Array(kinds) => kinds.iter().filter_map(Value::as_str).collect(),
         _ => property["anyOf"]
@@ -222,7 +212,13 @@ fn takes_string(property: &Value) -> bool {
             .flatten()
             .filter_map(|branch| branch["type"].as_str())
             .collect(),
-    };
+    }
+}
+
+/// Whether a value for this property is taken as it is typed: a string, or a property
+/// the schema does not describe (the server then says what is wrong with it).
+fn takes_string(property: &Value) -> bool {
+    let kinds = kinds(property);
     if let Some(values) = property["enum"].as_array() {
         return values.iter().all(Value::is_string);
     }
