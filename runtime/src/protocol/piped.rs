@@ -232,10 +232,7 @@ impl Origin for RequestContext<RoleServer> {
 }
 
 /// The trace context in `meta` and in the HTTP request's headers.
-pub(crate) fn trace<'a>(
-    meta: &'a Map<String, Value>,
-    extensions: &'a rmcp::model::Extensions,
-) -> Trace<'a> {
+fn trace<'a>(meta: &'a Map<String, Value>, extensions: &'a rmcp::model::Extensions) -> Trace<'a> {
     Trace {
         meta: trace_in(meta),
         headers: {
@@ -411,15 +408,11 @@ fn notification_head(context: &NotificationContext<RoleServer>) -> Head<'_> {
 /// A notification's `_meta`. rmcp's service loop moves the notification's extensions into
 /// the context before it takes `_meta` out of them, so `_meta` stays in the extensions.
 fn notification_meta(context: &NotificationContext<RoleServer>) -> &Map<String, Value> {
-    match extensions_meta(&context.extensions) {
-        Some(meta) if context.meta.0.0.is_empty() => meta,
+    let kept = (context.extensions).get::<rmcp::model::NotificationMetaObject>();
+    match kept {
+        Some(meta) if context.meta.0.0.is_empty() => &meta.0.0,
         _ => &context.meta.0.0,
     }
-}
-
-fn extensions_meta(extensions: &rmcp::model::Extensions) -> Option<&Map<String, Value>> {
-    let meta = extensions.get::<rmcp::model::NotificationMetaObject>()?;
-    Some(&meta.0.0)
 }
 
 /// What the span of a request says of it.

@@ -316,7 +316,7 @@ struct Incoming {
     meta: serde_json::Map<String, serde_json::Value>,
     protocol_version: Option<String>,
     client_address: Option<std::net::SocketAddr>,
-    http_version: &'static str,
+    http_version: http::Version,
 }
 
 impl Incoming {
@@ -340,7 +340,7 @@ impl Incoming {
             meta,
             protocol_version,
             client_address: address_of(parts),
-            http_version: spans::http_version(parts.version),
+            http_version: parts.version,
             caller,
             trace_headers: match spans::listening() {
                 true => TRACE_KEYS.map(|key| {
@@ -383,7 +383,7 @@ impl Origin for Incoming {
     }
 
     fn http_version(&self) -> Option<&'static str> {
-        Some(self.http_version)
+        Some(spans::http_version(self.http_version))
     }
 
     fn trace(&self) -> Trace<'_> {

@@ -266,7 +266,10 @@ impl Traced {
     /// histogram's sample.
     pub(crate) fn finish(self, failure: Option<Failure<'_>>) {
         let (error_type, status_code) = match &failure {
-            Some(Failure::Error { code, .. }) => (Some(code.to_string()), Some(code.to_string())),
+            Some(Failure::Error { code, .. }) => {
+                let code = code.to_string();
+                (Some(code.clone()), Some(code))
+            }
             Some(Failure::Tool(_)) => (Some("tool_error".to_owned()), None),
             None => (None, None),
         };
