@@ -139,15 +139,17 @@ pub fn changed_server() -> Result<ToolServer, ServerError> {
 /// request reaches, so every one is counted and served) or `response-limit` (a bound no
 /// reply reaches, so every reply is measured).
 pub fn layered_server(layer: &str) -> Result<ToolServer, ServerError> {
-    use mcp_tool::middleware::{self, Audit, Next, RateLimit, Request, ResponseLimit};
+    use mcp_tool::middleware::{
+        self, AuditLayer, Next, RateLimitLayer, Request, ResponseLimitLayer,
+    };
     let builder = builder();
     let builder = match layer {
         "layer" => builder.layer(middleware::from_fn(|request: Request, next: Next| {
             next.run(request)
         })),
-        "audit" => builder.layer(Audit::new()),
-        "rate-limit" => builder.layer(RateLimit::per_second(u32::MAX)),
-        "response-limit" => builder.layer(ResponseLimit::new(1 << 30)),
+        "audit" => builder.layer(AuditLayer::new()),
+        "rate-limit" => builder.layer(RateLimitLayer::per_second(u32::MAX)),
+        "response-limit" => builder.layer(ResponseLimitLayer::new(1 << 30)),
         other => panic!("no layer `{other}`"),
     };
     builder.build()

@@ -122,16 +122,27 @@ pub use crate::outcome::{logging, masking};
 /// handler ([`Server::layer`]), the request and the answer as a layer sees them, a layer
 /// made of an async closure ([`from_fn`](middleware::from_fn)), and the built-in layers.
 ///
-/// A layer wraps [`Inner`](middleware::Inner), the rest of the stack, and may fail a
-/// request with a [`BoxError`](middleware::BoxError), answered as a JSON-RPC error.
-/// [`from_fn`](middleware::from_fn) makes a [`FromFnLayer`](middleware::FromFnLayer),
-/// whose service is a [`FromFn`](middleware::FromFn); each built-in layer's service is a
-/// [`Limited`](middleware::Limited).
+/// A layer wraps [`Next`](middleware::Next), the rest of the stack, and may fail a
+/// request with a [`BoxError`](middleware::BoxError), answered as a JSON-RPC error. Each
+/// layer here is a pair, as tower's are: [`RateLimitLayer`](middleware::RateLimitLayer)
+/// makes a [`RateLimit`](middleware::RateLimit) of any service of [`Request`](middleware::Request)s,
+/// [`from_fn`](middleware::from_fn) a [`FromFnLayer`](middleware::FromFnLayer) whose service
+/// is a [`FromFn`](middleware::FromFn); so they serve in a plain `tower::ServiceBuilder`
+/// too. Their services' futures are in [`future`](middleware::future).
 pub mod middleware {
     pub use crate::server::pipeline::{
-        Audit, BoxError, FromFn, FromFnLayer, Inner, Limited, Next, RateLimit, RateLimitKey,
-        Request, Response, ResponseLimit, Transport, from_fn,
+        Audit, AuditLayer, BoxError, FromFn, FromFnLayer, Next, RateLimit, RateLimitKey,
+        RateLimitLayer, Request, Response, ResponseLimit, ResponseLimitLayer, Transport, from_fn,
     };
+
+    /// The futures of the built-in layers' services, named so that a stack of them is
+    /// one type, boxed nowhere: [`RateLimitFuture`], [`ResponseLimitFuture`],
+    /// [`AuditFuture`] and [`FromFnFuture`].
+    pub mod future {
+        pub use crate::server::pipeline::{
+            AuditFuture, FromFnFuture, RateLimitFuture, ResponseLimitFuture,
+        };
+    }
 }
 
 /// Where a server keeps its tasks (the tasks extension): the [`TaskStore`](tasks::TaskStore)

@@ -14,7 +14,8 @@ use http_body_util::{BodyExt as _, Full};
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
 use mcp_tool::middleware::{
-    self, Audit, BoxError, Inner, Next, RateLimit, RateLimitKey, Request, Response, ResponseLimit,
+    self, AuditLayer, BoxError, Next, RateLimitKey, RateLimitLayer, Request, Response,
+    ResponseLimitLayer,
 };
 use mcp_tool::{Server, mcp_tool};
 use serde_json::{Value, json};
@@ -188,8 +189,9 @@ async fn a_from_fn_layer_that_refuses_answers_every_transport_alike() {
 }
 
 /// A layer of one's own, as `tower::layer::layer_fn` makes it: it records what it sees.
+#[derive(Clone)]
 struct Recorder {
-    next: Inner,
+    next: Next,
     seen: Arc<Mutex<Vec<String>>>,
 }
 
@@ -264,15 +266,18 @@ async fn a_layer_fn_sees_every_request_and_its_answer_on_every_transport() {
 
 #[tokio::test]
 async fn towers_rate_limit_and_timeout_work_as_they_are() {
+    // tower's `RateLimit` is not `Clone`: a buffer serves its one instance. A request's
+    // wait for its turn is outside the timeout, which times the handler alone.
     let limited = || {
         server()
+            .layer(
+                tower::ServiceBuilder::new()
+                    .buffer(16)
+                    .rate_limit(1, Duration::from_millis(400)),
+            )
             .layer(tower::timeout::TimeoutLayer::new(Duration::from_millis(
                 300,
             )))
-            .layer(tower::limit::RateLimitLayer::new(
-                1,
-                Duration::from_millis(400),
-            ))
     };
     for (name, mut transport) in Transport::all(limited).await {
         let started = Instant::now();
@@ -361,7 +366,7 @@ async fn concurrently(url: &str, session: Option<String>) -> Value {
 
 #[tokio::test]
 async fn the_response_limit_turns_a_large_result_into_a_tool_error_naming_both_sizes() {
-    let limited = || server().layer(ResponseLimit::new(1_000));
+    let limited = || server().layer(ResponseLimitLayer::new(1_000));
     for (name, mut transport) in Transport::all(limited).await {
         let small = transport
             .call(1, "repeat", json!({"text": "ab", "times": 10}))
@@ -391,7 +396,7 @@ async fn the_response_limit_turns_a_large_result_into_a_tool_error_naming_both_s
 
 #[tokio::test]
 async fn the_rate_limit_refuses_the_caller_over_it_and_says_when_to_try_again() {
-    let limited = || server().layer(RateLimit::per_minute(2));
+    let limited = || server().layer(RateLimitLayer::per_minute(2));
     for (name, mut transport) in Transport::all(limited).await {
         for id in 1..=2 {
             let reply = transport.call(id, "add", json!({"a": 1, "b": 1})).await;
@@ -417,7 +422,7 @@ async fn the_rate_limit_refuses_the_caller_over_it_and_says_when_to_try_again() 
 #[tokio::test]
 async fn the_rate_limit_keyed_by_session_serves_another_session_while_it_refuses_one() {
     let server = server()
-        .layer(RateLimit::per_minute(1).keyed_by(RateLimitKey::Session))
+        .layer(RateLimitLayer::per_minute(1).keyed_by(RateLimitKey::Session))
         .build()
         .unwrap();
     let running = Running::start(server).await;
@@ -446,7 +451,7 @@ async fn the_rate_limit_keyed_by_session_serves_another_session_while_it_refuses
 async fn the_audit_layer_writes_one_masked_record_per_request() {
     let log = common::log::Captured::default();
     let _guard = log.install("mcp_tool::audit=info");
-    let mut transport = Transport::stdio(server().layer(Audit::new())).await;
+    let mut transport = Transport::stdio(server().layer(AuditLayer::new())).await;
     let secret = "password=hunter2";
     transport
         .call(1, "repeat", json!({"text": secret, "times": 1}))
@@ -506,7 +511,7 @@ async fn the_audit_layer_writes_one_masked_record_per_request() {
         let vault = RuntimeTool::new("vault", "Opens the vault.")
             .scopes(["vault:open"])
             .handler(|_: Arguments, _: Context| async { Ok::<_, mcp_tool::ToolError>("open") });
-        let setup = authorized::setup(|server| server.layer(Audit::new()).tool(vault)).await;
+        let setup = authorized::setup(|server| server.layer(AuditLayer::new()).tool(vault)).await;
         let url = setup.server.url();
         let call = |name: &str| ("tools/call", json!({ "name": name }));
         let secret_name = "vault?token=s3cr3tvalue";
@@ -556,7 +561,7 @@ async fn a_rate_limited_caller_is_refused_while_another_caller_is_served() {
     use common::authorized::{self, call};
     use common::issuer::{self, KEY_A};
 
-    let setup = authorized::setup(|server| server.layer(RateLimit::per_minute(2))).await;
+    let setup = authorized::setup(|server| server.layer(RateLimitLayer::per_minute(2))).await;
     let token_of = |subject: &str| {
         let mut claims = issuer::claims(&setup.issuer.url(), &setup.resource, "");
         claims["sub"] = json!(subject);
@@ -600,7 +605,7 @@ async fn a_client_acting_for_itself_has_a_budget_apart_from_the_user_of_its_name
     use common::authorized::{self, call};
     use common::issuer::{self, KEY_A};
 
-    let setup = authorized::setup(|server| server.layer(RateLimit::per_minute(2))).await;
+    let setup = authorized::setup(|server| server.layer(RateLimitLayer::per_minute(2))).await;
     let token_of = |subject: Option<&str>| {
         let mut claims = issuer::claims(&setup.issuer.url(), &setup.resource, "");
         claims["client_id"] = json!("alice");

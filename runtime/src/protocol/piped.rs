@@ -294,22 +294,25 @@ impl ToolServer {
         });
         let span = traced.span.clone();
         let server = self.passed();
+        if self.shared.layers.is_empty() {
+            return Box::pin(async move {
+                let answered = answer(server, params, context).instrument(span).await;
+                finished(traced, answered)
+            });
+        }
+        // The request and its handler are made here, before the future: the parameters
+        // and the context are moved once, into the handler, not again with the future.
+        let mut request = request(method, &mut params, &context);
+        request.handler = Some(Box::new(move |arguments| {
+            params.put_arguments(arguments);
+            Box::pin(Responding {
+                answering: answer(server, params, context),
+            })
+        }));
+        let answering = self.shared.layers.run(request);
         Box::pin(async move {
-            let answered = if self.shared.layers.is_empty() {
-                answer(server, params, context).instrument(span).await
-            } else {
-                let mut request = request(method, &mut params, &context);
-                request.handler = Some(Box::new(move |arguments| {
-                    params.put_arguments(arguments);
-                    Box::pin(async move { into_response(answer(server, params, context).await) })
-                }));
-                from_response(self.shared.layers.run(request).instrument(span).await)
-            };
-            if traced.listened() {
-                let tool_error = answered.as_ref().ok().and_then(Reply::tool_error);
-                traced.finish(failure(&answered, tool_error.as_deref()));
-            }
-            answered
+            let answered = from_response(answering.instrument(span).await);
+            finished(traced, answered)
         })
     }
 
@@ -460,6 +463,38 @@ fn notification(method: &'static str, context: &NotificationContext<RoleServer>)
         id: None,
         client_address: client_address(&context.extensions),
         handler: None,
+    }
+}
+
+/// A request's span ended as `answered` says, when a subscriber listens; `answered` given back.
+fn finished<T: Answer>(
+    traced: spans::Traced,
+    answered: Result<T, ErrorData>,
+) -> Result<T, ErrorData> {
+    if traced.listened() {
+        let tool_error = answered.as_ref().ok().and_then(Reply::tool_error);
+        traced.finish(failure(&answered, tool_error.as_deref()));
+    }
+    answered
+}
+
+pin_project_lite::pin_project! {
+    /// A handler's answer as the pipeline's [`Response`]: no future of its own around it.
+    struct Responding<F> {
+        #[pin]
+        answering: F,
+    }
+}
+
+impl<F, T> Future for Responding<F>
+where
+    F: Future<Output = Result<T, ErrorData>>,
+    T: Answer,
+{
+    type Output = Response;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<Response> {
+        self.project().answering.poll(cx).map(into_response)
     }
 }
 

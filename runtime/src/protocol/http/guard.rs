@@ -221,7 +221,7 @@ impl Guard {
     }
 
     /// The audit record of a request refused with `refusal`, on a server with the
-    /// [`Audit`](crate::middleware::Audit) layer: `asked` is its method and its target.
+    /// [`AuditLayer`](crate::middleware::AuditLayer): `asked` is its method and its target.
     fn audit(
         &self,
         parts: &Parts,

@@ -1,14 +1,16 @@
 //! A layer made of an async closure `(request, next) -> response`, as axum's
 //! `middleware::from_fn`.
 
+use std::convert::Infallible;
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context as TaskContext, Poll};
 
+use pin_project_lite::pin_project;
 use tower_service::Service;
 
-use super::{BoxError, Inner, Next, Request, Response};
+use super::{BoxError, Next, Request, Response};
 
 /// A layer that runs `f` for every request: `f` gets the request and the rest of the
 /// stack, and answers, by [`Next::run`] or on its own.
@@ -43,13 +45,13 @@ pub struct FromFnLayer<F> {
     f: F,
 }
 
-impl<F: Clone> tower_layer::Layer<Inner> for FromFnLayer<F> {
-    type Service = FromFn<F>;
+impl<F: Clone, S> tower_layer::Layer<S> for FromFnLayer<F> {
+    type Service = FromFn<F, S>;
 
-    fn layer(&self, inner: Inner) -> FromFn<F> {
+    fn layer(&self, inner: S) -> FromFn<F, S> {
         FromFn {
             f: self.f.clone(),
-            next: Next::new(inner),
+            inner,
         }
     }
 }
@@ -60,35 +62,65 @@ impl<F> fmt::Debug for FromFnLayer<F> {
     }
 }
 
-/// The service [`FromFnLayer`] makes of the rest of the stack.
+/// The service [`FromFnLayer`] makes of the service it wraps, which the closure gets as
+/// [`Next`].
 #[derive(Clone)]
-pub struct FromFn<F> {
+pub struct FromFn<F, S> {
     f: F,
-    next: Next,
+    inner: S,
 }
 
-impl<F, Fut> Service<Request> for FromFn<F>
+impl<F, Fut, S> Service<Request> for FromFn<F, S>
 where
     F: Fn(Request, Next) -> Fut,
-    Fut: Future<Output = Response> + Send + 'static,
+    Fut: Future<Output = Response>,
+    S: Service<Request, Response = Response> + Clone + Send + Sync + 'static,
+    S::Error: Into<BoxError>,
+    S::Future: Send + 'static,
 {
     type Response = Response;
-    type Error = BoxError;
-    type Future = Pin<Box<dyn Future<Output = Result<Response, BoxError>> + Send>>;
+    type Error = Infallible;
+    type Future = FromFnFuture<Fut>;
 
-    fn poll_ready(&mut self, _: &mut TaskContext<'_>) -> Poll<Result<(), BoxError>> {
+    fn poll_ready(&mut self, _: &mut TaskContext<'_>) -> Poll<Result<(), Infallible>> {
         // The rest of the stack is made ready when the closure runs it.
         Poll::Ready(Ok(()))
     }
 
     fn call(&mut self, request: Request) -> Self::Future {
-        let answering = (self.f)(request, self.next.clone());
-        Box::pin(async move { Ok(answering.await) })
+        // The clone made ready is the one called, as tower's services ask.
+        let clone = self.inner.clone();
+        let inner = std::mem::replace(&mut self.inner, clone);
+        FromFnFuture {
+            future: (self.f)(request, Next::new(inner)),
+        }
     }
 }
 
-impl<F> fmt::Debug for FromFn<F> {
+impl<F, S> fmt::Debug for FromFn<F, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("FromFn").finish_non_exhaustive()
+    }
+}
+
+pin_project! {
+    /// The answer of a [`FromFn`]: the closure's.
+    pub struct FromFnFuture<Fut> {
+        #[pin]
+        future: Fut,
+    }
+}
+
+impl<Fut> fmt::Debug for FromFnFuture<Fut> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FromFnFuture").finish_non_exhaustive()
+    }
+}
+
+impl<Fut: Future<Output = Response>> Future for FromFnFuture<Fut> {
+    type Output = Result<Response, Infallible>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<Self::Output> {
+        self.project().future.poll(cx).map(Ok)
     }
 }

@@ -3,34 +3,39 @@
 //!
 //! A request is seen here in this crate's own types ([`Request`], [`Response`]); the
 //! protocol makes one from what it decoded and turns the answer back into its reply.
-//! [`Server::layer`](crate::Server::layer) adds a `tower::Layer`; [`from_fn`] makes one of
-//! an async closure; [`RateLimit`], [`ResponseLimit`] and [`Audit`] are built in. A
-//! server without a layer skips the stack: its requests pay for none of it.
+//! [`Server::layer`](crate::Server::layer) adds a `tower::Layer` over [`Next`], the rest of
+//! the stack; [`from_fn`] makes one of an async closure; [`RateLimitLayer`],
+//! [`ResponseLimitLayer`] and [`AuditLayer`] are built in, each a pair of a layer and its
+//! service generic over the service it wraps, as tower's are. A server without a layer
+//! skips the stack: its requests pay for none of it.
 
 use std::any::Any;
 use std::fmt;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::pin::Pin;
-use std::sync::{Arc, OnceLock};
-use std::task::{Context as TaskContext, Poll};
+use std::sync::Arc;
 
 use serde_json::{Map, Value};
-use tokio::sync::Mutex;
-use tower::ServiceExt as _;
-use tower::util::BoxService;
-use tower_service::Service;
 
 use crate::model::{Auth, RequestId};
 
-mod built_in;
+mod audit;
 mod from_fn;
+mod layers;
+mod next;
+mod rate_limit;
+mod response_limit;
 pub(crate) mod spans;
 
 #[cfg(feature = "http")]
-pub(crate) use built_in::{Asked, Ended};
-pub use built_in::{Audit, Limited, RateLimit, RateLimitKey, ResponseLimit};
-pub use from_fn::{FromFn, FromFnLayer, from_fn};
+pub(crate) use audit::{Asked, Ended};
+pub use audit::{Audit, AuditFuture, AuditLayer};
+pub use from_fn::{FromFn, FromFnFuture, FromFnLayer, from_fn};
+pub(crate) use layers::Layers;
+pub use next::Next;
+pub use rate_limit::{RateLimit, RateLimitFuture, RateLimitKey, RateLimitLayer};
+pub use response_limit::{ResponseLimit, ResponseLimitFuture, ResponseLimitLayer};
 
 /// The error a `tower` layer may fail a request with; it is answered as a JSON-RPC error.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
@@ -92,6 +97,61 @@ pub struct Request {
 }
 
 impl Request {
+    /// A request of `method` with the id `id` (a notification when `None`), over stdio,
+    /// without a caller, arguments or `_meta`: to try a layer alone, in a plain
+    /// `tower::ServiceBuilder`, as a test does. A request made so reaches no handler of a
+    /// server; the service the layer wraps answers it.
+    ///
+    /// ```
+    /// use mcp_tool::middleware::Request;
+    /// use mcp_tool::model::RequestId;
+    ///
+    /// let request = Request::new("tools/call", Some(RequestId::Number(1)))
+    ///     .with_target("add")
+    ///     .with_arguments(serde_json::json!({"a": 1, "b": 2}).as_object().unwrap().clone())
+    ///     .with_session("a-session");
+    /// assert_eq!(request.target(), Some("add"));
+    /// assert_eq!(request.arguments().unwrap()["b"], 2);
+    /// assert!(!request.is_notification());
+    /// ```
+    pub fn new(method: &'static str, id: Option<RequestId>) -> Self {
+        Self {
+            method,
+            target: None,
+            arguments: None,
+            caller: None,
+            session: None,
+            protocol_version: None,
+            transport: Transport::Stdio,
+            meta: Map::new(),
+            id,
+            client_address: None,
+            handler: None,
+        }
+    }
+
+    /// With `target`: the tool's or prompt's name, the resource's URI.
+    #[must_use]
+    pub fn with_target(mut self, target: impl Into<String>) -> Self {
+        self.target = Some(target.into());
+        self
+    }
+
+    /// With `arguments`, as a client sends a tool's or a prompt's.
+    #[must_use]
+    pub fn with_arguments(mut self, arguments: Map<String, Value>) -> Self {
+        self.arguments = Some(Arc::new(arguments));
+        self
+    }
+
+    /// In the HTTP session `session`, over HTTP.
+    #[must_use]
+    pub fn with_session(mut self, session: impl Into<String>) -> Self {
+        self.session = Some(session.into());
+        self.transport = Transport::Http;
+        self
+    }
+
     /// The JSON-RPC method: `tools/call`, `resources/read`, `notifications/initialized`…
     pub fn method(&self) -> &str {
         self.method
@@ -369,162 +429,5 @@ impl std::io::Write for Counted {
 
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
-    }
-}
-
-/// The rest of the stack, down to the handler: what a layer wraps. One instance of the
-/// stack serves every request, each made ready and called in turn, so a layer's service
-/// need not be `Clone` (tower's `RateLimit` is not) and the state it keeps is shared.
-pub struct Inner(BoxService<Request, Response, BoxError>);
-
-impl Inner {
-    pub(crate) fn new<S>(service: S) -> Self
-    where
-        S: Service<Request, Response = Response> + Send + 'static,
-        S::Error: Into<BoxError>,
-        S::Future: Send + 'static,
-    {
-        Self(BoxService::new(service.map_err(Into::into)))
-    }
-}
-
-impl Service<Request> for Inner {
-    type Response = Response;
-    type Error = BoxError;
-    type Future = <BoxService<Request, Response, BoxError> as Service<Request>>::Future;
-
-    fn poll_ready(&mut self, cx: &mut TaskContext<'_>) -> Poll<Result<(), BoxError>> {
-        self.0.poll_ready(cx)
-    }
-
-    fn call(&mut self, request: Request) -> Self::Future {
-        self.0.call(request)
-    }
-}
-
-impl fmt::Debug for Inner {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Inner").finish_non_exhaustive()
-    }
-}
-
-/// The rest of the stack as a [`from_fn`] closure calls it to go on: a handle that may
-/// be kept and called from any task.
-#[derive(Clone)]
-pub struct Next(Arc<Mutex<Inner>>);
-
-impl Next {
-    pub(crate) fn new(inner: Inner) -> Self {
-        Self(Arc::new(Mutex::new(inner)))
-    }
-
-    /// Passes `request` on, and gives the answer: the handler's, or a layer's below.
-    ///
-    /// The rest of the stack is made ready and called by one request at a time, in the
-    /// order they came (a rate limit's wait holds the others back, as it should); the
-    /// answers are then awaited side by side.
-    pub async fn run(self, request: Request) -> Response {
-        let answering = {
-            let mut inner = self.0.lock().await;
-            match std::future::poll_fn(|cx| inner.poll_ready(cx)).await {
-                Ok(()) => inner.call(request),
-                Err(error) => return Response::from_layer_error(&error),
-            }
-        };
-        (answering.await).unwrap_or_else(|error| Response::from_layer_error(&error))
-    }
-}
-
-impl fmt::Debug for Next {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Next").finish_non_exhaustive()
-    }
-}
-
-/// The end of the stack: the handler the protocol put in the request.
-#[derive(Clone, Copy)]
-struct Endpoint;
-
-impl Service<Request> for Endpoint {
-    type Response = Response;
-    type Error = BoxError;
-    type Future = Pin<Box<dyn Future<Output = Result<Response, BoxError>> + Send>>;
-
-    fn poll_ready(&mut self, _: &mut TaskContext<'_>) -> Poll<Result<(), BoxError>> {
-        Poll::Ready(Ok(()))
-    }
-
-    fn call(&mut self, mut request: Request) -> Self::Future {
-        let Some(handler) = request.handler.take() else {
-            return Box::pin(async { Err("the request reached its handler twice".into()) });
-        };
-        let arguments = (request.arguments.take())
-            .map(|shared| Arc::try_unwrap(shared).unwrap_or_else(|shared| Map::clone(&shared)));
-        let answering = handler(arguments);
-        Box::pin(async move { Ok(answering.await) })
-    }
-}
-
-/// A layer as the builder keeps it: applied to the rest of the stack.
-type Wrap = Arc<dyn Fn(Inner) -> Inner + Send + Sync>;
-
-/// The users' layers of a server, outermost first, and the stack made of them on the
-/// first request.
-#[derive(Clone, Default)]
-pub(crate) struct Layers {
-    wraps: Vec<Wrap>,
-    stack: Arc<OnceLock<Next>>,
-    /// Whether one of them is [`Audit`]: then a request refused before the stack is
-    /// recorded too.
-    #[cfg(feature = "http")]
-    audited: bool,
-}
-
-impl Layers {
-    pub(crate) fn push<L>(&mut self, layer: L)
-    where
-        L: tower_layer::Layer<Inner> + Send + Sync + 'static,
-        L::Service: Service<Request, Response = Response> + Send + 'static,
-        <L::Service as Service<Request>>::Error: Into<BoxError>,
-        <L::Service as Service<Request>>::Future: Send + 'static,
-    {
-        #[cfg(feature = "http")]
-        {
-            self.audited |= (&layer as &dyn Any).is::<Audit>();
-        }
-        self.wraps
-            .push(Arc::new(move |inner| Inner::new(layer.layer(inner))));
-    }
-
-    pub(crate) fn is_empty(&self) -> bool {
-        self.wraps.is_empty()
-    }
-
-    /// Whether an [`Audit`] layer is among them.
-    #[cfg(feature = "http")]
-    pub(crate) fn audited(&self) -> bool {
-        self.audited
-    }
-
-    /// Passes `request` through the stack to its handler.
-    pub(crate) fn run(&self, request: Request) -> Answering {
-        let stack = self.stack.get_or_init(|| {
-            let mut inner = Inner::new(Endpoint);
-            for wrap in self.wraps.iter().rev() {
-                inner = wrap(inner);
-            }
-            // One instance of the stack answers every request, its layers' state shared
-            // (tower's `RateLimit` keeps its count in the instance).
-            Next::new(inner)
-        });
-        Box::pin(stack.clone().run(request))
-    }
-}
-
-impl fmt::Debug for Layers {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Layers")
-            .field("layers", &self.wraps.len())
-            .finish()
     }
 }
