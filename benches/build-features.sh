@@ -6,7 +6,8 @@
 # empty target folder and runs `cargo build` (debug, one job per core, offline, the
 # versions of the workspace's Cargo.lock); the script writes
 # benches/results/build-features.json (seconds, crates compiled, size of the target
-# folder) and prints the README's table.
+# folder) and prints the table of runtime/src/guide/stability.md, "Features, and what each
+# costs to build".
 #
 # usage: benches/build-features.sh [--out FILE]   (needs the dependencies downloaded:
 # run `cargo fetch` once; nothing else may run meanwhile, as for every timing)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The README's table of clean build times by mcp-tool's features, from
+"""The guide's table of clean build times by mcp-tool's features, from
 benches/results/build-features.json (written by benches/build-features.sh).
 
 usage: benches/build_features_table.py [RESULTS]   (prints the table)"""
