@@ -2,8 +2,9 @@
 # Measures mcp-tool against rmcp's own macros and a hand-written rmcp server, with the
 # same tools, in one run; keeps the raw results in benches/results/ (committed: criterion's
 # figures in criterion.json, hyperfine's and http-load's JSON, callgrind's counts, the
-# machine) and writes from them benches/RESULTS.md, benches/perf.svg and the README's copy
-# of the table, which benches/tests/report.rs checks against the committed results.
+# machine) and writes from them the report in benches/RESULTS.md (between its marker lines,
+# the prose around them kept) and benches/perf.svg, which benches/tests/report.rs checks
+# against the committed results.
 #
 # Steps: criterion (per-call latency, tools/list, start-up, run-time tools), callgrind
 # (instructions: per handler call, instructions.txt; per call of the whole process, client
@@ -40,7 +41,7 @@ root=$PWD
 # uncommitted or untracked changes, but for this script's own two outputs.
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 changes=$(git status --porcelain -- . ':!benches/RESULTS.md' ':!benches/perf.svg' ':!benches/results' \
-    ':!README.md' 2>/dev/null ||
+    2>/dev/null ||
     echo "not a git checkout")
 if [ -n "$changes" ] || [ "$commit" = unknown ]; then
     if [ "${ALLOW_DIRTY:-0}" != 1 ]; then
@@ -397,8 +398,8 @@ criterion=(--criterion "$target/criterion")
 [ "$steps" = http-load ] && criterion=()
 if [ "$steps" = "$all_steps" ] || [ "$steps" = http-load ]; then
     "$bin/report" "${criterion[@]}" --results "$results" \
-        --markdown "$root/benches/RESULTS.md" --svg "$root/benches/perf.svg" --readme "$root/README.md"
-    step "done: benches/results/, benches/RESULTS.md, benches/perf.svg and the README's table"
+        --markdown "$root/benches/RESULTS.md" --svg "$root/benches/perf.svg"
+    step "done: benches/results/, benches/RESULTS.md's report and benches/perf.svg"
 else
     "$bin/report" --criterion "$target/criterion" --results "$results" \
         --markdown "$results/RESULTS.md" --svg "$results/perf.svg"

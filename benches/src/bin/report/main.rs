@@ -2,13 +2,16 @@
 //! callgrind's counts of handler calls, of whole processes and of masking, `http-load`'s
 //! summaries, oha's runs in `http-load/` and the machine description, all kept in
 //! `benches/results/`) and writes the
-//! markdown table, the SVG chart and the README's copy of the table; or, with `--check`,
-//! says whether those files are what the results give. Results without a file (a run of
-//! fewer steps, or one older than the file) give a report without its rows.
+//! report into `benches/RESULTS.md` and the SVG chart; or, with `--check`, says whether
+//! those files are what the results give. Results without a file (a run of fewer steps, or
+//! one older than the file) give a report without its rows.
 //!
 //! ```text
-//! report --results DIR [--criterion DIR] --markdown FILE --svg FILE [--readme FILE] [--check]
+//! report --results DIR [--criterion DIR] --markdown FILE --svg FILE [--check]
 //! ```
+//!
+//! The report goes between [`REPORT_BEGIN`] and [`REPORT_END`] of the markdown file, whose
+//! prose around them is written by hand; a file that does not exist yet is the report alone.
 //!
 //! With `--criterion` (criterion's own directory, after a run) its figures are read there
 //! and kept in `DIR/criterion.json`; without, they are read from that file, so that the
@@ -42,16 +45,14 @@ struct Options {
     results: PathBuf,
     markdown: PathBuf,
     svg: PathBuf,
-    /// The README, whose copy of the table lies between [`README_BEGIN`] and [`README_END`].
-    readme: Option<PathBuf>,
     /// Compare instead of writing.
     check: bool,
 }
 
-/// The lines around the README's copy of the report.
-const README_BEGIN: &str =
+/// The lines around the report in the markdown file.
+const REPORT_BEGIN: &str =
     "<!-- benchmark report: written by benches/compare.sh from benches/results/ -->\n";
-const README_END: &str = "<!-- end of benchmark report -->\n";
+const REPORT_END: &str = "<!-- end of benchmark report -->\n";
 
 fn options() -> anyhow::Result<Options> {
     let mut map = HashMap::new();
@@ -77,7 +78,6 @@ fn options() -> anyhow::Result<Options> {
         markdown: path("--markdown")?,
         svg: path("--svg")?,
         criterion: map.remove("--criterion").map(PathBuf::from),
-        readme: map.remove("--readme").map(PathBuf::from),
         check,
     };
     if let Some(unknown) = map.keys().next() {
@@ -86,17 +86,31 @@ fn options() -> anyhow::Result<Options> {
     Ok(options)
 }
 
-/// `readme` with its copy of the report replaced by `report`.
-fn with_report(readme: &str, report: &str) -> anyhow::Result<String> {
-    let begin = readme
-        .find(README_BEGIN)
-        .with_context(|| format!("no line {README_BEGIN:?}"))?
-        + README_BEGIN.len();
-    let end = readme[begin..]
-        .find(README_END)
-        .with_context(|| format!("no line {README_END:?} after {README_BEGIN:?}"))?
+/// `document` with its report replaced by `report`.
+fn with_report(document: &str, report: &str) -> anyhow::Result<String> {
+    let begin = document
+        .find(REPORT_BEGIN)
+        .with_context(|| format!("no line {REPORT_BEGIN:?}"))?
+        + REPORT_BEGIN.len();
+    let end = document[begin..]
+        .find(REPORT_END)
+        .with_context(|| format!("no line {REPORT_END:?} after {REPORT_BEGIN:?}"))?
         + begin;
-    Ok(format!("{}{report}{}", &readme[..begin], &readme[end..]))
+    Ok(format!(
+        "{}{report}{}",
+        &document[..begin],
+        &document[end..]
+    ))
+}
+
+/// The markdown file as it is to be: its report replaced, or the report alone where the
+/// file does not exist yet.
+fn document(path: &Path, report: &str) -> anyhow::Result<String> {
+    match std::fs::read_to_string(path) {
+        Ok(found) => with_report(&found, report).with_context(|| format!("in {}", path.display())),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(report.to_owned()),
+        Err(error) => Err(error).with_context(|| format!("reading {}", path.display())),
+    }
 }
 
 /// Writes `text` to `path`, or with `check` fails unless `path` holds it already.
@@ -118,7 +132,7 @@ fn put(path: &Path, text: &str, check: bool) -> anyhow::Result<()> {
         "{} is not what the results give, from line {}: it has\n  {}\nwhere the results give\n  {}\n\
          (benches/compare.sh writes it; a change to the report's code needs the report written \
          again from benches/results/: cargo run -p mcp-tool-benches --bin report -- --results \
-         benches/results --markdown benches/RESULTS.md --svg benches/perf.svg --readme README.md)",
+         benches/results --markdown benches/RESULTS.md --svg benches/perf.svg)",
         path.display(),
         line + 1,
         found.lines().nth(line).unwrap_or("(the end of the file)"),
@@ -168,15 +182,10 @@ fn run(options: &Options) -> anyhow::Result<()> {
         &masking,
         &machine,
     );
-    // The load table closes RESULTS.md only; the README keeps the comparison.
-    let full = text.clone() + &load_markdown(&options.results, &medians)?;
-    put(&options.markdown, &full, options.check)?;
+    let full = text + &load_markdown(&options.results, &medians)?;
+    let document = document(&options.markdown, &full)?;
+    put(&options.markdown, &document, options.check)?;
     put(&options.svg, &svg(&rows), options.check)?;
-    if let Some(path) = &options.readme {
-        let readme =
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-        put(path, &with_report(&readme, &text)?, options.check)?;
-    }
     if !options.check {
         print!("{full}");
     }

@@ -161,7 +161,7 @@ fn notes(out: &mut String, machine: &[(String, String)], process: Option<Process
         http_notes(out, machine);
     }
     out.push_str(
-        "\n\n![Time ratios of mcp-tool against rmcp's macros and a hand-written server](benches/perf.svg)\n",
+        "\n\n![Time ratios of mcp-tool against rmcp's macros and a hand-written server](perf.svg)\n",
     );
 }
 
