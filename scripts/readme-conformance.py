@@ -1,19 +1,19 @@
 #!/usr/bin/env python3
-"""Writes the README's list of the conformance failures each suite version is expected to have.
+"""Writes CONTRIBUTING.md's list of the conformance failures each suite version is expected to have.
 
 The lists are tests/conformance/expected-failures-<version>.yml, the files that
-scripts/conformance.sh hands to the suite. This writes them into README.md between
+scripts/conformance.sh hands to the suite. This writes them into CONTRIBUTING.md between
 `<!-- expected failures of the conformance suites -->` and
 `<!-- end of expected failures -->`, grouped as each file groups them, with each
 group's why and each entry's: the file's comments. tests/e2e/test_readme_conformance.py
-fails when the README and the files disagree.
+fails when CONTRIBUTING.md and the files disagree.
 
 The files are read by a parser of the one shape they have (comments, `server: []` or
 `server:` and a list of `- scenario # why`, groups apart by blank lines), so that the
 check needs nothing beyond Python; anything else in them is an error, not a guess.
 
 Usage: scripts/readme-conformance.py [--check]   (--check: fail, and change nothing,
-when README.md is not what this would write)
+when CONTRIBUTING.md is not what this would write)
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-README = ROOT / "README.md"
+PAGE = ROOT / "CONTRIBUTING.md"
 FILES = ROOT / "tests" / "conformance"
 FILE_NAME = re.compile(r"expected-failures-(.+)\.yml")
 SECTION = re.compile(
@@ -199,11 +199,11 @@ def main(argv: list[str]) -> int:
     except FormatError as error:
         print(f"readme-conformance: {error}", file=sys.stderr)
         return 1
-    text = README.read_text()
+    text = PAGE.read_text()
     sections = SECTION.findall(text)
     if len(sections) != 1:
         print(
-            f"readme-conformance: README.md has {len(sections)} sections between "
+            f"readme-conformance: CONTRIBUTING.md has {len(sections)} sections between "
             "`<!-- expected failures of the conformance suites -->` and "
             "`<!-- end of expected failures -->`, not one",
             file=sys.stderr,
@@ -213,15 +213,15 @@ def main(argv: list[str]) -> int:
     if check:
         if new != text:
             print(
-                "readme-conformance: README.md's expected conformance failures differ from "
+                "readme-conformance: CONTRIBUTING.md's expected conformance failures differ from "
                 "tests/conformance/expected-failures-*.yml; run scripts/readme-conformance.py",
                 file=sys.stderr,
             )
             return 1
-        print("readme-conformance: README.md agrees with the expected failures")
+        print("readme-conformance: CONTRIBUTING.md agrees with the expected failures")
         return 0
-    README.write_text(new)
-    print("readme-conformance: " + ("README.md rewritten" if new != text else "README.md already up to date"))
+    PAGE.write_text(new)
+    print("readme-conformance: " + ("CONTRIBUTING.md rewritten" if new != text else "CONTRIBUTING.md already up to date"))
     return 0
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Rewrites the README's tables of a server's tools from the server's own listing,
+# Rewrites CONTRIBUTING.md's tables of a server's tools from the server's own listing,
 # between `<!-- tools of NAME: ARGS -->` and `<!-- end of tools -->`.
 # tests/e2e/test_readme_tables.py fails when they differ.
 set -euo pipefail
@@ -11,7 +11,7 @@ python3 - "$bin" <<'PY'
 import re, subprocess, sys
 from pathlib import Path
 
-readme = Path("README.md")
+page = Path("CONTRIBUTING.md")
 table = re.compile(r"(<!-- tools of (\w+): ([^>]*?) -->\n)(.*?)(<!-- end of tools -->)", re.S)
 
 def listing(match: re.Match) -> str:
@@ -21,8 +21,8 @@ def listing(match: re.Match) -> str:
                          capture_output=True, text=True).stdout
     return match.group(1) + out + match.group(5)
 
-text = readme.read_text()
+text = page.read_text()
 new = table.sub(listing, text)
-readme.write_text(new)
-print("readme-tables: " + ("README.md rewritten" if new != text else "README.md already up to date"))
+page.write_text(new)
+print("readme-tables: " + ("CONTRIBUTING.md rewritten" if new != text else "CONTRIBUTING.md already up to date"))
 PY

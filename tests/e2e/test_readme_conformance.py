@@ -1,7 +1,7 @@
-"""The README says what the conformance suites are expected to fail as their lists say it.
+"""CONTRIBUTING.md says what the conformance suites are expected to fail as their lists say it.
 
 The lists are tests/conformance/expected-failures-<version>.yml, which scripts/conformance.sh
-holds each run to; scripts/readme-conformance.py writes them into the README.
+holds each run to; scripts/readme-conformance.py writes them into CONTRIBUTING.md.
 """
 
 from __future__ import annotations
@@ -32,13 +32,13 @@ def generator() -> ModuleType:
 
 
 def section(heading: str) -> str:
-    text = (ROOT / "README.md").read_text()
+    text = (ROOT / "CONTRIBUTING.md").read_text()
     start = text.index(f"\n## {heading}\n")
     end = text.find("\n## ", start + 1)
     return text[start : end if end != -1 else len(text)]
 
 
-def test_the_readme_lists_what_each_file_expects_to_fail(generator: ModuleType) -> None:
+def test_the_page_lists_what_each_file_expects_to_fail(generator: ModuleType) -> None:
     files = generator.read_all()
     assert len(files) >= 2, [file.path.name for file in files]
     found = generator.SECTION.findall(section("Conformance"))
@@ -47,7 +47,7 @@ def test_the_readme_lists_what_each_file_expects_to_fail(generator: ModuleType) 
     for entry in (entry for file in files for entry in file.entries()):
         assert f"`{entry.scenario}`" in written, entry
     assert written == generator.render(files), (
-        "README.md's expected conformance failures differ from "
+        "CONTRIBUTING.md's expected conformance failures differ from "
         "tests/conformance/expected-failures-*.yml; run scripts/readme-conformance.py"
     )
 

@@ -1,4 +1,4 @@
-"""The README's tables of an example's tools are that example's own listing, verbatim."""
+"""CONTRIBUTING.md's tables of an example's tools are that example's own listing, verbatim."""
 
 from __future__ import annotations
 
@@ -6,13 +6,13 @@ import re
 import subprocess
 from pathlib import Path
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+PAGE = Path(__file__).resolve().parents[2] / "CONTRIBUTING.md"
 TABLE = re.compile(r"<!-- tools of (\w+): ([^>]*?) -->\n(.*?)<!-- end of tools -->", re.S)
 
 
 def test_the_file_search_table_is_the_servers_own_listing(server_bin: str) -> None:
-    tables = {name: (args, table) for name, args, table in TABLE.findall(README.read_text())}
-    assert "file_search" in tables, "README.md has no generated table of file_search's tools"
+    tables = {name: (args, table) for name, args, table in TABLE.findall(PAGE.read_text())}
+    assert "file_search" in tables, "CONTRIBUTING.md has no generated table of file_search's tools"
     args, table = tables["file_search"]
     listed = subprocess.run(
         [server_bin, *args.split()], check=True, capture_output=True, text=True
@@ -32,6 +32,6 @@ def test_the_file_search_table_is_the_servers_own_listing(server_bin: str) -> No
         "resource `files:///{+path}`",
     ], listed
     assert table == listed, (
-        "README.md's table of file_search's tools differs from the server's own listing; "
+        "CONTRIBUTING.md's table of file_search's tools differs from the server's own listing; "
         "run scripts/readme-tables.sh"
     )

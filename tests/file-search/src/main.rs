@@ -9,7 +9,7 @@
 //! cargo run -p mcp-tool-file-search -- --http 127.0.0.1:8000 --issuer http://127.0.0.1:9000 \
 //!     --resource http://127.0.0.1:8000/mcp   # only for tokens that issuer signs for it
 //! cargo run -p mcp-tool-file-search -- --list-tools        # print the tools and exit
-//! cargo run -p mcp-tool-file-search -- --list-tools --markdown   # the README's table
+//! cargo run -p mcp-tool-file-search -- --list-tools --markdown   # CONTRIBUTING.md's table
 //! cargo run -p mcp-tool-file-search -- --tools searches.toml   # and saved searches as tools
 //! cargo run -p mcp-tool-file-search --features redis -- --http 127.0.0.1:8001 --stateless \
 //!     --redis redis://127.0.0.1:6379   # a replica that keeps its tasks in Redis
@@ -302,7 +302,7 @@ fn task_store(server: mcp_tool::Server, options: &Options) -> anyhow::Result<mcp
     )
 }
 
-/// The README's tables: the tools from the registry, in the order of their definitions,
+/// CONTRIBUTING.md's tables: the tools from the registry, in the order of their definitions,
 /// then the prompts and resources as the server lists them.
 fn tools_markdown(server: &mcp_tool::ToolServer) -> String {
     // This file's tools first, then those of its modules, each file in line order.
