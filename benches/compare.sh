@@ -177,6 +177,7 @@ if doing callgrind && command -v valgrind >/dev/null; then
     # ours-runtime (the same tools defined at run time, as RuntimeTools) and ours-changed
     # (the ours tools on a server whose list changed once), and ours behind each layer
     # of the request pipeline (ours-layer, a from_fn that passes every request on;
+    # ours-layer-twice, two of them: their difference is one layer's own cost;
     # ours-audit; ours-rate-limit; ours-response-limit), and a whole session over ours'
     # line transport without and with a progress token (ours-lines, ours-lines-progress:
     # their difference is one notification's row). tools/list only for the
@@ -193,7 +194,7 @@ if doing callgrind && command -v valgrind >/dev/null; then
     {
         for tool in add summarize; do
             for style in setup ours ours-sync ours-context ours-runtime ours-changed \
-                ours-layer ours-audit ours-rate-limit ours-response-limit \
+                ours-layer ours-layer-twice ours-audit ours-rate-limit ours-response-limit \
                 ours-lines ours-lines-progress rmcp-default rmcp-stored hand; do
                 count "$tool" "$style"
             done

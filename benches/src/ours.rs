@@ -135,7 +135,9 @@ pub fn changed_server() -> Result<ToolServer, ServerError> {
 }
 
 /// The styles of the request pipeline: the `async fn` tools behind one layer, `layer` a
-/// `from_fn` closure that passes every request on, `audit`, `rate-limit` (a limit no
+/// `from_fn` closure that passes every request on (`layer-twice`: two of them, so that
+/// one layer's own cost is the difference, apart from what entering the stack costs),
+/// `audit`, `rate-limit` (a limit no
 /// request reaches, so every one is counted and served) or `response-limit` (a bound no
 /// reply reaches, so every reply is measured).
 pub fn layered_server(layer: &str) -> Result<ToolServer, ServerError> {
@@ -147,6 +149,13 @@ pub fn layered_server(layer: &str) -> Result<ToolServer, ServerError> {
         "layer" => builder.layer(middleware::from_fn(|request: Request, next: Next| {
             next.run(request)
         })),
+        "layer-twice" => builder
+            .layer(middleware::from_fn(|request: Request, next: Next| {
+                next.run(request)
+            }))
+            .layer(middleware::from_fn(|request: Request, next: Next| {
+                next.run(request)
+            })),
         "audit" => builder.layer(AuditLayer::new()),
         "rate-limit" => builder.layer(RateLimitLayer::per_second(u32::MAX)),
         "response-limit" => builder.layer(ResponseLimitLayer::new(1 << 30)),

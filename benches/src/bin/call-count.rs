@@ -10,7 +10,8 @@
 //! that takes a `Context` and reports progress once, each request carrying a progress
 //! token, so its count includes that notification), `ours-runtime` (the same tool
 //! defined at run time, a `RuntimeTool`), `ours-changed` (the `ours` tools on a server
-//! whose list changed once), `ours-layer`, `ours-audit`, `ours-rate-limit` and
+//! whose list changed once), `ours-layer`, `ours-layer-twice` (two of that layer),
+//! `ours-audit`, `ours-rate-limit` and
 //! `ours-response-limit` (the `ours` tools behind one layer of the request pipeline),
 //! `rmcp-default`, `rmcp-stored`, `hand`, and `setup`. A new
 //! style here and in `compare.sh`'s loop is all the report needs to show it.
@@ -27,7 +28,7 @@
 //! builds each request's context).
 //!
 //! ```text
-//! call-count ours|ours-sync|ours-context|ours-runtime|ours-changed|ours-layer|\
+//! call-count ours|ours-sync|ours-context|ours-runtime|ours-changed|ours-layer|ours-layer-twice|\
 //!     ours-audit|ours-rate-limit|ours-response-limit|ours-lines|ours-lines-progress|\
 //!     rmcp-default|rmcp-stored|hand|setup \
 //!     add|summarize|list N
@@ -44,8 +45,8 @@ use rmcp::model::{CallToolRequestParams, NumberOrString, ProgressToken};
 
 const USAGE: &str = "usage: call-count \
      ours|ours-sync|ours-context|ours-runtime|ours-changed|\
-     ours-layer|ours-audit|ours-rate-limit|ours-response-limit|ours-lines|ours-lines-progress|\
-     rmcp-default|rmcp-stored|hand|setup \
+     ours-layer|ours-layer-twice|ours-audit|ours-rate-limit|ours-response-limit|ours-lines|\
+     ours-lines-progress|rmcp-default|rmcp-stored|hand|setup \
      add|summarize|list N";
 
 /// What `tools/list` is asked as, in place of a tool's name.
@@ -227,7 +228,11 @@ async fn main() -> anyhow::Result<()> {
         }
         "ours-runtime" => run(runtime::server()?, name, calls, Mode::Call).await,
         "ours-changed" => run(ours::changed_server()?, name, calls, Mode::Call).await,
-        "ours-layer" | "ours-audit" | "ours-rate-limit" | "ours-response-limit" => {
+        "ours-layer"
+        | "ours-layer-twice"
+        | "ours-audit"
+        | "ours-rate-limit"
+        | "ours-response-limit" => {
             let server = ours::layered_server(&style["ours-".len()..])?;
             run(server, name, calls, Mode::Call).await
         }

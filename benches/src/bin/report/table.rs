@@ -239,13 +239,17 @@ fn variant(style: &str) -> (String, Target) {
             ", ours behind a `from_fn` layer that passes every request on".to_owned(),
             Target::None,
         ),
-        "ours-audit" => (", ours behind `Audit`".to_owned(), Target::None),
+        "ours-layer-twice" => (
+            ", ours behind two such layers (the second's cost is one layer's own)".to_owned(),
+            Target::None,
+        ),
+        "ours-audit" => (", ours behind `AuditLayer`".to_owned(), Target::None),
         "ours-rate-limit" => (
-            ", ours behind `RateLimit` (every request counted, none refused)".to_owned(),
+            ", ours behind `RateLimitLayer` (every request counted, none refused)".to_owned(),
             Target::None,
         ),
         "ours-response-limit" => (
-            ", ours behind `ResponseLimit` (every reply measured)".to_owned(),
+            ", ours behind `ResponseLimitLayer` (every reply measured)".to_owned(),
             Target::None,
         ),
         other => (format!(", ours as `{other}`"), Target::None),
