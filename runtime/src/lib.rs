@@ -136,8 +136,10 @@ pub mod middleware {
     };
 
     /// The futures of the built-in layers' services, named so that a stack of them is
-    /// one type, boxed nowhere: [`RateLimitFuture`], [`ResponseLimitFuture`],
-    /// [`AuditFuture`] and [`FromFnFuture`].
+    /// one type, boxed nowhere: [`RateLimitFuture`](crate::middleware::future::RateLimitFuture),
+    /// [`ResponseLimitFuture`](crate::middleware::future::ResponseLimitFuture),
+    /// [`AuditFuture`](crate::middleware::future::AuditFuture) and
+    /// [`FromFnFuture`](crate::middleware::future::FromFnFuture).
     pub mod future {
         pub use crate::server::pipeline::{
             AuditFuture, FromFnFuture, RateLimitFuture, ResponseLimitFuture,

@@ -27,7 +27,7 @@ use crate::model::{Auth, RequestId};
 use crate::protocol::{bridge, peer_session};
 use crate::server::pipeline::spans::{self, Failure, Head, TRACE_KEYS, Trace};
 use crate::server::pipeline::{
-    Body, ErrorReply, Reply, Request, Response, Transport, written_size,
+    Body, ErrorReply, Reply, Request, Response, Transport, handler, written_size,
 };
 use crate::server::tool_server::ToolServer;
 
@@ -303,11 +303,11 @@ impl ToolServer {
         // The request and its handler are made here, before the future: the parameters
         // and the context are moved once, into the handler, not again with the future.
         let mut request = request(method, &mut params, &context);
-        request.handler = Some(Box::new(move |arguments| {
+        request.handler = Some(handler(move |arguments| {
             params.put_arguments(arguments);
-            Box::pin(Responding {
+            Responding {
                 answering: answer(server, params, context),
-            })
+            }
         }));
         let answering = self.shared.layers.run(request);
         Box::pin(async move {
@@ -334,11 +334,9 @@ impl ToolServer {
             handle(server, context).instrument(span).await;
         } else {
             let mut request = notification(method, &context);
-            request.handler = Some(Box::new(move |_| {
-                Box::pin(async move {
-                    handle(server, context).await;
-                    Response::reply(())
-                })
+            request.handler = Some(handler(move |_| async move {
+                handle(server, context).await;
+                Response::reply(())
             }));
             let _ = self.shared.layers.run(request).instrument(span).await;
         }

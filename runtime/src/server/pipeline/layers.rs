@@ -11,7 +11,7 @@ use std::task::{Context as TaskContext, Poll};
 use serde_json::Map;
 use tower_service::Service;
 
-use super::{Answering, AuditLayer, BoxError, Next, Request, Response};
+use super::{Answering, AuditLayer, BoxError, Handler, Next, Request, Response};
 
 /// The end of the stack: the handler the protocol put in the request.
 #[derive(Clone, Copy)]
@@ -27,24 +27,25 @@ impl Service<Request> for Endpoint {
     }
 
     fn call(&mut self, mut request: Request) -> Handled {
-        let Some(handler) = request.handler.take() else {
+        let Some(mut handler) = request.handler.take() else {
             return Handled(Err(Some("the request reached its handler twice".into())));
         };
         let arguments = (request.arguments.take())
             .map(|shared| Arc::try_unwrap(shared).unwrap_or_else(|shared| Map::clone(&shared)));
-        Handled(Ok(handler(arguments)))
+        handler.as_mut().start(arguments);
+        Handled(Ok(handler))
     }
 }
 
 /// The handler's answer, as the end of the stack gives it.
-struct Handled(Result<Answering, Option<BoxError>>);
+struct Handled(Result<Pin<Box<dyn Handler>>, Option<BoxError>>);
 
 impl Future for Handled {
     type Output = Result<Response, BoxError>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<Self::Output> {
         match &mut self.get_mut().0 {
-            Ok(answering) => answering.as_mut().poll(cx).map(Ok),
+            Ok(handler) => handler.as_mut().poll(cx).map(Ok),
             Err(error) => Poll::Ready(Err(error.take().unwrap_or_else(|| "polled again".into()))),
         }
     }

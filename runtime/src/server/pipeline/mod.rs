@@ -22,6 +22,7 @@ use crate::model::{Auth, RequestId};
 
 mod audit;
 mod from_fn;
+mod handling;
 mod layers;
 mod next;
 mod rate_limit;
@@ -32,6 +33,8 @@ pub(crate) mod spans;
 pub(crate) use audit::{Asked, Ended};
 pub use audit::{Audit, AuditFuture, AuditLayer};
 pub use from_fn::{FromFn, FromFnFuture, FromFnLayer, from_fn};
+use handling::Handler;
+pub(crate) use handling::handler;
 pub(crate) use layers::Layers;
 pub use next::Next;
 pub use rate_limit::{RateLimit, RateLimitFuture, RateLimitKey, RateLimitLayer};
@@ -42,9 +45,6 @@ pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 /// A future answering a request, as the pipeline's services return it.
 pub(crate) type Answering = Pin<Box<dyn Future<Output = Response> + Send>>;
-
-/// How the handler is reached from the end of the stack: given the arguments back.
-pub(crate) type Handler = Box<dyn FnOnce(Option<Map<String, Value>>) -> Answering + Send>;
 
 /// The transport a request came over.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -93,7 +93,7 @@ pub struct Request {
     pub(crate) id: Option<RequestId>,
     pub(crate) client_address: Option<SocketAddr>,
     /// Taken by the end of the stack; `None` once the handler was reached.
-    pub(crate) handler: Option<Handler>,
+    pub(crate) handler: Option<Pin<Box<dyn Handler>>>,
 }
 
 impl Request {
