@@ -2,6 +2,7 @@
 //! [mcp-tool](https://crates.io/crates/mcp-tool). `install` writes a server into an MCP
 //! client's configuration, `list` and `call` try its tools from the terminal, `dev` serves
 //! it under the MCP Inspector and rebuilds it on every change, `new` starts a crate.
+#![warn(missing_debug_implementations, unreachable_pub)]
 
 mod call;
 mod cli;

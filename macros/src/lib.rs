@@ -8,6 +8,7 @@
 //! model out and reads nothing else. Each stage keeps what only a prompt or a resource
 //! has (its keys, a resource's address) in a module of that name.
 #![deny(missing_docs)]
+#![warn(missing_debug_implementations, unreachable_pub)]
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
 mod errors;

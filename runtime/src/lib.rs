@@ -97,6 +97,7 @@
 //! [changelog](https://github.com/mcp-tool/mcp-tool/blob/main/CHANGELOG.md).
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
+#![warn(missing_debug_implementations, unreachable_pub)]
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
 // The folders, in the order a call passes them: `protocol` (bytes and rmcp's sessions,

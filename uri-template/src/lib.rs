@@ -17,6 +17,7 @@
 //! assert!(matches!(parse("q://{?x,y}"), Err(TemplateError::UnsupportedExpression { .. })));
 //! ```
 #![deny(missing_docs)]
+#![warn(missing_debug_implementations, unreachable_pub)]
 
 use std::fmt;
 
