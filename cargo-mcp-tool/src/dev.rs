@@ -146,40 +146,14 @@ pub(crate) fn dev(options: &DevOptions) -> Result<(), Failure> {
         generation: served.generation.clone(),
     };
 
-    let (changes, changed) = mpsc::channel();
-    let mut watcher = notify::recommended_watcher(changes)
-        .map_err(|error| failure!("cannot watch the crate's files: {error}"))?;
-    watcher
-        .watch(&root, RecursiveMode::Recursive)
-        .map_err(|error| failure!("cannot watch {}: {error}", root.display()))?;
-    eprintln!(
-        "cargo mcp-tool dev: serving `{}`; a change under {} rebuilds it",
-        target.name,
-        root.display()
-    );
-    let rebuild = {
-        let selection = selection.clone();
-        let release = options.release;
-        std::thread::spawn(move || {
-            // The watcher lives as long as this thread, which lives as long as the process.
-            let _watcher = watcher;
-            while let Some(path) = next_change(&changed, &root, &target_dir) {
-                eprintln!("cargo mcp-tool dev: {} changed: rebuilding", path.display());
-                match selection
-                    .build(release)
-                    .and_then(|built| served.take(&built))
-                {
-                    Ok(true) => eprintln!("cargo mcp-tool dev: built; swapping the server"),
-                    Ok(false) => eprintln!(
-                        "cargo mcp-tool dev: built the same server as the one serving; nothing to swap"
-                    ),
-                    Err(failure) => {
-                        eprintln!("cargo mcp-tool dev: {failure}; the last good build serves on")
-                    }
-                }
-            }
-        })
-    };
+    let rebuild = rebuild_on_change(
+        selection,
+        options.release,
+        served,
+        &target.name,
+        root,
+        target_dir,
+    )?;
     if options.stdio {
         let input = BufReader::new(std::io::stdin());
         return reload::serve(&reload, input, Box::new(std::io::stdout()));
@@ -204,6 +178,49 @@ pub(crate) fn dev(options: &DevOptions) -> Result<(), Failure> {
     } else {
         Err(failure!("the MCP Inspector stopped ({status})"))
     }
+}
+
+/// Watches the crate's folder `root` and, on a thread of its own, rebuilds the server
+/// after each change and hands a good build to `served`; the thread lives as long as
+/// the process.
+fn rebuild_on_change(
+    selection: &Selection,
+    release: bool,
+    mut served: Served,
+    name: &str,
+    root: PathBuf,
+    target_dir: PathBuf,
+) -> Result<std::thread::JoinHandle<()>, Failure> {
+    let (changes, changed) = mpsc::channel();
+    let mut watcher = notify::recommended_watcher(changes)
+        .map_err(|error| failure!("cannot watch the crate's files: {error}"))?;
+    watcher
+        .watch(&root, RecursiveMode::Recursive)
+        .map_err(|error| failure!("cannot watch {}: {error}", root.display()))?;
+    eprintln!(
+        "cargo mcp-tool dev: serving `{name}`; a change under {} rebuilds it",
+        root.display()
+    );
+    let selection = selection.clone();
+    Ok(std::thread::spawn(move || {
+        // The watcher lives as long as this thread, which lives as long as the process.
+        let _watcher = watcher;
+        while let Some(path) = next_change(&changed, &root, &target_dir) {
+            eprintln!("cargo mcp-tool dev: {} changed: rebuilding", path.display());
+            match selection
+                .build(release)
+                .and_then(|built| served.take(&built))
+            {
+                Ok(true) => eprintln!("cargo mcp-tool dev: built; swapping the server"),
+                Ok(false) => eprintln!(
+                    "cargo mcp-tool dev: built the same server as the one serving; nothing to swap"
+                ),
+                Err(failure) => {
+                    eprintln!("cargo mcp-tool dev: {failure}; the last good build serves on")
+                }
+            }
+        }
+    }))
 }
 
 /// Waits for a change to a file under the crate's folder `root` (not under `target`, not

@@ -141,17 +141,8 @@ pub(crate) fn install(options: &InstallOptions) -> Result<(), Failure> {
         .file_name()
         .ok_or_else(|| failure!("{} names no file", built.display()))?;
     let installed = places.servers_dir().join(&name).join(file_name);
-    let command = installed
-        .to_str()
-        .ok_or_else(|| {
-            failure!(
-                "{} is not UTF-8, which the configuration file needs",
-                installed.display()
-            )
-        })?
-        .to_owned();
     let entry = client.json_entry(&ServerEntry {
-        command,
+        command: command(&installed)?,
         args: options.args.clone(),
         env: options.env.clone(),
     });
@@ -207,6 +198,16 @@ pub(crate) fn install(options: &InstallOptions) -> Result<(), Failure> {
     println!("restart {} to load it", client.title());
     gemini_trust_note(client, &places, &config);
     Ok(())
+}
+
+/// The command a client's configuration runs: the installed binary's path, as UTF-8.
+fn command(installed: &Path) -> Result<String, Failure> {
+    installed.to_str().map(str::to_owned).ok_or_else(|| {
+        failure!(
+            "{} is not UTF-8, which the configuration file needs",
+            installed.display()
+        )
+    })
 }
 
 /// For Gemini CLI, a note when the current folder is one it would not start servers in.
