@@ -2,8 +2,13 @@
 """Checks the runtime crate's layout against the rules its module comments state.
 
 - `runtime/src` holds at most MAX_TOP entries besides `lib.rs`: one folder a stage.
-- No source file under `runtime/src` or `macros/src` is longer than MAX_FILE lines, and
-  no function longer than MAX_FN lines (from its signature to its closing brace).
+- No source file under `runtime/src`, `macros/src` or `cargo-mcp-tool/src` is longer
+  than MAX_FILE lines, and no function longer than MAX_FN lines (from its signature to
+  its closing brace).
+- The runtime warns on a type without `Debug` and on a `pub` item its public API does
+  not reach: `#![warn(missing_debug_implementations, unreachable_pub)]` in its `lib.rs`,
+  or both lints at `warn` or stricter in its `[lints]` (its own or the workspace's);
+  and no file under `runtime/src` allows either away.
 - Only `runtime/src/protocol/` speaks rmcp (`rmcp::` in its code), besides the
   re-export in `lib.rs` and the in-memory test client in `runtime/src/testing/`.
 - No two source files of the runtime have one name in different folders (`mod.rs`
@@ -25,14 +30,18 @@ the top level of runtime/src; --root checks another checkout)
 import os
 import re
 import sys
+import tomllib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RUNTIME = os.path.join(ROOT, "runtime", "src")
 MACROS = os.path.join(ROOT, "macros", "src")
+CLI = os.path.join(ROOT, "cargo-mcp-tool", "src")
 MAX_TOP = 8
 MAX_FILE = 600
 MAX_FN = 80
 RMCP_ALLOWED = ("protocol/", "testing/", "lib.rs")
+# The lints that keep the runtime's types printable and its visibility honest.
+RUNTIME_LINTS = ("missing_debug_implementations", "unreachable_pub")
 
 FN = re.compile(r"^\s*(pub(\([^)]*\))?\s+)?(const\s+)?(async\s+)?(unsafe\s+)?fn\s+(\w+)")
 
@@ -210,22 +219,61 @@ def unmentioned(api_path):
     return missing
 
 
+def lint_levels(manifest, workspace):
+    """Each rust lint's level as the runtime's `Cargo.toml` sets it, its own or inherited."""
+    with open(manifest, "rb") as f:
+        lints = tomllib.load(f).get("lints", {})
+    if lints.get("workspace") is True:
+        with open(workspace, "rb") as f:
+            lints = tomllib.load(f).get("workspace", {}).get("lints", {})
+    levels = {}
+    for name, setting in lints.get("rust", {}).items():
+        levels[name] = setting.get("level") if isinstance(setting, dict) else setting
+    return levels
+
+
+def missing_lints(root):
+    """The lints of RUNTIME_LINTS that the runtime does not warn on, or allows somewhere."""
+    source = os.path.join(root, "runtime", "src")
+    with open(os.path.join(source, "lib.rs"), encoding="utf-8") as f:
+        lib = f.read()
+    declared = set()
+    for group in re.findall(r"#!\[(?:warn|deny|forbid)\(([^)]*)\)\]", lib):
+        declared.update(name.strip() for name in group.split(","))
+    levels = lint_levels(os.path.join(root, "runtime", "Cargo.toml"), os.path.join(root, "Cargo.toml"))
+    problems = [
+        f"runtime/src/lib.rs: `{lint}` is not warned on (`#![warn({', '.join(RUNTIME_LINTS)})]`)"
+        for lint in RUNTIME_LINTS
+        if lint not in declared and levels.get(lint) not in ("warn", "deny", "forbid")
+    ]
+    allowed = re.compile(r"#!?\[(?:allow|expect)\([^)]*\b(" + "|".join(RUNTIME_LINTS) + r")\b")
+    for path in sources(source):
+        with open(path, encoding="utf-8") as f:
+            for number, line in enumerate(f, 1):
+                match = allowed.search(line)
+                if match:
+                    rel = os.path.relpath(path, root)
+                    problems.append(f"{rel}:{number}: allows `{match.group(1)}`, which the runtime keeps clean")
+    return problems
+
+
 def rmcp_in_code(text):
     code = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//"))
     return "rmcp::" in code
 
 
 def main():
-    global ROOT, RUNTIME, MACROS
+    global ROOT, RUNTIME, MACROS, CLI
     if "--root" in sys.argv:
         ROOT = os.path.abspath(sys.argv[sys.argv.index("--root") + 1])
         RUNTIME = os.path.join(ROOT, "runtime", "src")
         MACROS = os.path.join(ROOT, "macros", "src")
+        CLI = os.path.join(ROOT, "cargo-mcp-tool", "src")
     problems = []
     top = sorted(e for e in os.listdir(RUNTIME) if e != "lib.rs")
     if len(top) > MAX_TOP:
         problems.append(f"runtime/src has {len(top)} entries besides lib.rs (at most {MAX_TOP}): {', '.join(top)}")
-    for base in (RUNTIME, MACROS):
+    for base in (RUNTIME, MACROS, CLI):
         for path in sources(base):
             rel = os.path.relpath(path, ROOT)
             with open(path, encoding="utf-8") as f:
@@ -239,6 +287,7 @@ def main():
             inner = os.path.relpath(path, RUNTIME)
             if base == RUNTIME and not inner.startswith(RMCP_ALLOWED) and rmcp_in_code(text):
                 problems.append(f"{rel}: uses rmcp, which only runtime/src/protocol/ may")
+    problems += missing_lints(ROOT)
     for name, paths in same_names(RUNTIME):
         problems.append(f"runtime/src: {len(paths)} files named {name}: {', '.join(paths)}")
     for base in (RUNTIME, MACROS):

@@ -1,6 +1,7 @@
 """The runtime's layout keeps to its rules: a few folders at the top, files and functions
-of a readable size, rmcp spoken in runtime/src/protocol/ only, no import circle, and every
-public item named by a page a user reads (scripts/layout.py)."""
+of a readable size (in cargo-mcp-tool too), rmcp spoken in runtime/src/protocol/ only, no
+import circle, the lints on `Debug` and `pub` kept, and every public item named by a page
+a user reads (scripts/layout.py)."""
 
 from __future__ import annotations
 
@@ -23,9 +24,11 @@ def check(root: Path) -> subprocess.CompletedProcess[str]:
 
 
 def copy_sources(tmp_path: Path) -> Path:
-    for crate in ("runtime", "macros"):
+    for crate in ("runtime", "macros", "cargo-mcp-tool"):
         shutil.copytree(ROOT / crate / "src", tmp_path / crate / "src")
     shutil.copy(ROOT / "README.md", tmp_path / "README.md")
+    shutil.copy(ROOT / "Cargo.toml", tmp_path / "Cargo.toml")
+    shutil.copy(ROOT / "runtime" / "Cargo.toml", tmp_path / "runtime" / "Cargo.toml")
     shutil.copy(ROOT / "runtime" / "public-api.txt", tmp_path / "runtime" / "public-api.txt")
     return tmp_path
 
@@ -66,6 +69,37 @@ def test_a_long_function_and_a_new_top_level_file_are_named(tmp_path: Path) -> N
     assert run.returncode == 1
     assert "layout: runtime/src/call/long.rs:1: fn long is 82 lines (at most 80)" in run.stderr
     assert "runtime/src has 9 entries besides lib.rs (at most 8)" in run.stderr
+
+
+def test_a_long_function_of_cargo_mcp_tool_is_named(tmp_path: Path) -> None:
+    root = copy_sources(tmp_path)
+    body = "".join(f"    let _x{i} = {i};\n" for i in range(80))
+    (root / "cargo-mcp-tool" / "src" / "long.rs").write_text(f"fn long() {{\n{body}}}\n")
+    run = check(root)
+    assert run.returncode == 1
+    assert "layout: cargo-mcp-tool/src/long.rs:1: fn long is 82 lines (at most 80)" in run.stderr
+
+
+def test_the_lints_on_debug_and_pub_are_kept(tmp_path: Path) -> None:
+    root = copy_sources(tmp_path)
+    lib = root / "runtime" / "src" / "lib.rs"
+    attribute = "#![warn(missing_debug_implementations, unreachable_pub)]\n"
+    assert attribute in lib.read_text()
+    lib.write_text(lib.read_text().replace(attribute, ""))
+    # The workspace's `[lints]` warn on both still: enough.
+    assert "is not warned on" not in check(root).stderr
+    workspace = root / "Cargo.toml"
+    workspace.write_text(workspace.read_text().replace('unreachable_pub = "warn"', 'unreachable_pub = "allow"'))
+    call = root / "runtime" / "src" / "call" / "mod.rs"
+    call.write_text("#![allow(missing_debug_implementations)]\n" + call.read_text())
+    run = check(root)
+    assert run.returncode == 1
+    assert "layout: runtime/src/lib.rs: `unreachable_pub` is not warned on" in run.stderr
+    assert "missing_debug_implementations` is not warned on" not in run.stderr
+    assert (
+        "layout: runtime/src/call/mod.rs:1: allows `missing_debug_implementations`, which the runtime keeps clean"
+        in run.stderr
+    )
 
 
 def test_two_files_of_one_name_are_named_unless_named_after_a_model_type(tmp_path: Path) -> None:
