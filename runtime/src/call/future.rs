@@ -37,7 +37,14 @@ impl std::fmt::Debug for CallInput<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CallInput")
             .field("tool", &self.tool)
-            .field("args", &self.args)
+            // The names only: the values are the client's, and may be secret.
+            .field(
+                "arg_names",
+                &self
+                    .args
+                    .as_ref()
+                    .map(|args| args.keys().collect::<Vec<_>>()),
+            )
             .field("in_session", &self.request.is_some())
             .finish_non_exhaustive()
     }

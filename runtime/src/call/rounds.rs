@@ -56,7 +56,7 @@ impl Question {
 }
 
 /// What a round hands the next, in the `requestState` the protocol layer seals.
-#[derive(Debug, Default, Serialize, Deserialize)]
+#[derive(Default, Serialize, Deserialize)]
 pub(crate) struct Carried {
     /// The answers the tool used, by key.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -69,11 +69,31 @@ pub(crate) struct Carried {
     pub(crate) state: Option<Value>,
 }
 
+impl std::fmt::Debug for Carried {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The keys only: the answers and the state are the client's and the tool's data.
+        f.debug_struct("Carried")
+            .field("answers", &self.answers.keys().collect::<Vec<_>>())
+            .field("asked", &self.asked.keys().collect::<Vec<_>>())
+            .field("state", &self.state.is_some())
+            .finish()
+    }
+}
+
 /// An answer the tool used, with the digest of the question it answered.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Clone, Serialize, Deserialize)]
 pub(crate) struct Answered {
     pub(crate) question: String,
     pub(crate) answer: Value,
+}
+
+impl std::fmt::Debug for Answered {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The digest only: the answer is the client's.
+        f.debug_struct("Answered")
+            .field("question", &self.question)
+            .finish_non_exhaustive()
+    }
 }
 
 /// A question asked in this run and not answered.
@@ -85,7 +105,6 @@ pub(crate) struct Asked {
 }
 
 /// One round of a call: the answers it has, and the questions its run asks.
-#[derive(Debug)]
 pub(crate) struct Round {
     /// The client's answers sent with this call (`inputResponses`).
     responses: Map<String, Value>,
@@ -96,6 +115,17 @@ pub(crate) struct Round {
     suspended: AtomicBool,
     /// Fires when the call's answer is sent: a question still waiting gives up.
     ended: CancellationToken,
+}
+
+impl std::fmt::Debug for Round {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The keys only: the responses are the client's.
+        f.debug_struct("Round")
+            .field("responses", &self.responses.keys().collect::<Vec<_>>())
+            .field("earlier", &self.earlier)
+            .field("suspended", &self.suspended)
+            .finish_non_exhaustive()
+    }
 }
 
 #[derive(Debug, Default)]

@@ -78,10 +78,19 @@ struct Noted {
 /// A call's arguments as sent, shared by its [`Arguments`] and the server, which logs
 /// them if the call fails (however the handler ends: it may panic or run out of time
 /// while it holds them); and where the faults go that no `finish` reported.
-#[derive(Debug)]
 pub(crate) struct CallArguments {
     args: Map<String, Value>,
     unreported: OnceLock<ArgumentErrors>,
+}
+
+impl std::fmt::Debug for CallArguments {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The names only: the values are the client's, and may be secret.
+        f.debug_struct("CallArguments")
+            .field("arg_names", &self.args.keys().collect::<Vec<_>>())
+            .field("unreported", &self.unreported.get().is_some())
+            .finish()
+    }
 }
 
 impl CallArguments {

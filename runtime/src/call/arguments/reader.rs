@@ -16,7 +16,6 @@ use crate::outcome::suggest;
 /// Reads parameters out of a call's arguments, collecting faults instead of stopping
 /// at the first. Used by generated code.
 #[doc(hidden)]
-#[derive(Debug)]
 pub struct ArgReader<'a> {
     input: &'a CallInput<'a>,
     args: &'a Map<String, Value>,
@@ -26,6 +25,18 @@ pub struct ArgReader<'a> {
     /// What went wrong, if anything: boxed, so that a call without faults carries and
     /// drops one empty pointer.
     trouble: Option<Box<Trouble>>,
+}
+
+impl std::fmt::Debug for ArgReader<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The names only: the values are the client's, and may be secret.
+        f.debug_struct("ArgReader")
+            .field("input", self.input)
+            .field("arg_names", &self.args.keys().collect::<Vec<_>>())
+            .field("found", &self.found)
+            .field("faulty", &self.trouble.is_some())
+            .finish_non_exhaustive()
+    }
 }
 
 /// The faults of a call's arguments.
