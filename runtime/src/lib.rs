@@ -314,6 +314,7 @@ macro_rules! link {
 /// - [`runtime_tools`](guide::runtime_tools): tools defined while the server runs.
 /// - [`serving`](guide::serving): the builder, stdio, HTTP, authorization, replicas.
 /// - [`middleware`](guide::middleware): layers, the built-in ones, spans and OpenTelemetry.
+/// - [`composition`](guide::composition): servers mounted into one under namespaces.
 /// - [`stability`](guide::stability): the workspace, its features, and what a version
 ///   promises.
 pub mod guide {
@@ -333,6 +334,8 @@ pub mod guide {
     pub mod serving {}
     #[doc = include_str!("guide/middleware.md")]
     pub mod middleware {}
+    #[doc = include_str!("guide/composition.md")]
+    pub mod composition {}
     #[doc = include_str!("guide/stability.md")]
     pub mod stability {}
 }

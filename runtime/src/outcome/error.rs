@@ -198,6 +198,32 @@ pub enum ServerError {
         /// as `file:line`.
         second: String,
     },
+    /// A server cannot be mounted under a namespace: the namespace is not one a tool's
+    /// name may begin with, a name it gives is too long, or the server serves tasks,
+    /// which a mount does not carry yet.
+    #[error("cannot mount a server under `{namespace}`: {problem}")]
+    InvalidNamespace {
+        /// The namespace, as given to [`Server::mount`](crate::Server::mount).
+        namespace: String,
+        /// What is wrong, and what to do.
+        problem: String,
+    },
+    /// Two items would share a name (a URI, for resources) once servers are mounted: two
+    /// mounted servers', or a mounted server's and one of the server's own.
+    #[error(
+        "two {kind}s would be named `{name}`: {first}, and {second}; mount one of the \
+         servers under another namespace, or rename one"
+    )]
+    MountConflict {
+        /// What they are: `"tool"`, `"prompt"`, `"resource"` or `"resource template"`.
+        kind: &'static str,
+        /// The shared name, or URI.
+        name: String,
+        /// Where the first was made, and the namespace it is mounted under, if any.
+        first: String,
+        /// Where the second was made, and the namespace it is mounted under, if any.
+        second: String,
+    },
     /// A tool made at run time is not one the server can serve.
     #[error("the tool `{name}` made at {location} cannot be added: {problem}")]
     InvalidTool {

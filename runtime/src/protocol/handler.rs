@@ -25,6 +25,7 @@ use crate::model::Auth;
 use crate::protocol::bridge;
 use crate::protocol::call_reply::respond;
 use crate::protocol::listings;
+use crate::protocol::mounted;
 use crate::protocol::peer_listeners::{PeerListener, StreamListener};
 use crate::protocol::peer_session::Served;
 use crate::protocol::request_state;
@@ -33,6 +34,7 @@ use crate::protocol::wire;
 use crate::server::catalog;
 use crate::server::scopes::permits;
 use crate::server::tool_server::ToolServer;
+use crate::server::tools::Found;
 
 /// Returns the answer of the server's `answer_` method through the pipeline when a layer
 /// or a subscriber is there to see the request; else the handler goes on.
@@ -51,6 +53,11 @@ macro_rules! piped {
 /// in `answer_call_tool` for the pipeline's end.
 macro_rules! answer_call_tool {
     ($server:ident, $request:ident, $context:ident) => {{
+        if !$server.shared.mounts.is_empty()
+            && let Some(Found::Mounted(tool)) = $server.find(&$request.name)
+        {
+            return mounted::call_tool($server, tool, $request, $context).await;
+        }
         if let Some(tasks) = &$server.shared.tasks
             && let Some(response) = tasks::call($server, tasks, &mut $request, &$context).await
         {

@@ -5,7 +5,7 @@
 //! the [`server`](crate::server) in this crate's own types, and its answer converted back
 //! ([`bridge`] converts, [`handler`] is rmcp's `ServerHandler`, [`piped`] passes each
 //! request through the pipeline, [`peer_session`] is how a call's `Context` reaches rmcp's
-//! peer, [`request_state`] and [`questions`] carry a call's rounds, [`call_reply`] turns a
+//! peer, [`mounted`] hands a mounted server's call to it, [`request_state`] and [`questions`] carry a call's rounds, [`call_reply`] turns a
 //! call's outcome into rmcp's reply). **May import:** everything in the crate; this
 //! is the one folder that speaks `rmcp` (`scripts/layout.py` checks it).
 
@@ -16,6 +16,7 @@ pub(crate) mod handler;
 pub(crate) mod http;
 pub(crate) mod lines;
 pub(crate) mod listings;
+pub(crate) mod mounted;
 pub(crate) mod peer_listeners;
 pub(crate) mod peer_session;
 pub(crate) mod piped;

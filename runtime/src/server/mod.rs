@@ -18,6 +18,7 @@ pub(crate) mod derived;
 pub(crate) mod driver;
 pub(crate) mod invoke;
 pub(crate) mod listeners;
+pub(crate) mod mount;
 pub(crate) mod pipeline;
 pub(crate) mod prompt_set;
 pub(crate) mod resource_set;

@@ -23,6 +23,7 @@ use crate::registry::runtime_tool::{CheckedTool, RuntimeTool};
 use crate::registry::tool::ToolEntry;
 use crate::server::derived::Derived;
 use crate::server::listeners::Listener;
+use crate::server::mount::MountedTool;
 use crate::server::tools::{AttributeTool, Found, RuntimeRef, unknown_tool};
 
 /// The tools a running server lists, to add tools to and remove tools from while it
@@ -82,6 +83,8 @@ struct Inner {
 pub(crate) enum Tool {
     Attribute(AttributeTool),
     Runtime(CheckedTool),
+    /// A tool of a server mounted into this one.
+    Mounted(MountedTool),
 }
 
 impl Tool {
@@ -89,6 +92,7 @@ impl Tool {
         match self {
             Tool::Attribute(tool) => tool.entry.name(),
             Tool::Runtime(tool) => tool.name,
+            Tool::Mounted(tool) => tool.name,
         }
     }
 
@@ -96,6 +100,7 @@ impl Tool {
         match self {
             Tool::Attribute(tool) => &tool.info,
             Tool::Runtime(tool) => &tool.info,
+            Tool::Mounted(tool) => &tool.info,
         }
     }
 
@@ -104,6 +109,7 @@ impl Tool {
         match self {
             Tool::Attribute(tool) => tool.entry.location(),
             Tool::Runtime(tool) => format!("{} (added at run time)", tool.location),
+            Tool::Mounted(tool) => tool.location.clone(),
         }
     }
 
@@ -112,6 +118,7 @@ impl Tool {
         match self {
             Tool::Attribute(tool) => Found::Attribute(tool),
             Tool::Runtime(tool) => Found::Runtime(RuntimeRef::Initial(tool), None),
+            Tool::Mounted(tool) => Found::Mounted(tool),
         }
     }
 }
@@ -187,12 +194,13 @@ impl Snapshot {
 }
 
 impl ToolList {
-    /// The list of a server built with the tools of `entries` and the run-time tools
-    /// `added`, whose time limit for a call is `timeout`. Two tools of one name are an
-    /// error that names where each was made.
+    /// The list of a server built with the tools of `entries`, the run-time tools `added`
+    /// and the tools of the servers `mounted`, whose time limit for a call is `timeout`.
+    /// Two tools of one name are an error that names where each was made.
     pub(crate) fn new(
         entries: &[&'static ToolEntry],
         added: Vec<RuntimeTool>,
+        mounted: Vec<MountedTool>,
         timeout: Option<Duration>,
     ) -> Result<Self, ServerError> {
         let mut initial: Vec<Tool> = (entries.iter())
@@ -201,6 +209,7 @@ impl ToolList {
         for tool in added {
             initial.push(Tool::Runtime(tool.build(timeout)?));
         }
+        initial.extend(mounted.into_iter().map(Tool::Mounted));
         let mut index: Vec<(&'static str, usize)> = (initial.iter().enumerate())
             .map(|(position, tool)| (tool.name(), position))
             .collect();
@@ -212,12 +221,22 @@ impl ToolList {
             } else {
                 (second, first)
             };
-            return Err(ServerError::ToolNameTaken {
-                name: first.name().to_owned(),
-                first: first.location(),
-                second: match second {
-                    Tool::Attribute(tool) => tool.entry.location(),
-                    Tool::Runtime(tool) => tool.location.clone(),
+            return Err(match second {
+                Tool::Mounted(_) => ServerError::MountConflict {
+                    kind: "tool",
+                    name: first.name().to_owned(),
+                    first: first.location(),
+                    second: second.location(),
+                },
+                Tool::Attribute(tool) => ServerError::ToolNameTaken {
+                    name: first.name().to_owned(),
+                    first: first.location(),
+                    second: tool.entry.location(),
+                },
+                Tool::Runtime(tool) => ServerError::ToolNameTaken {
+                    name: first.name().to_owned(),
+                    first: first.location(),
+                    second: tool.location.clone(),
                 },
             });
         }
@@ -280,6 +299,25 @@ impl ToolList {
     pub(crate) fn listed(&self) -> Arc<Snapshot> {
         let current = (self.inner.current.read()).unwrap_or_else(|poisoned| poisoned.into_inner());
         Arc::clone(&current)
+    }
+
+    /// The tools listed now, each with its name, its listing and where it was made: what a
+    /// server that mounts this one lists of it.
+    pub(crate) fn located(&self) -> Vec<(&'static str, ToolInfo, String)> {
+        let listed = self.listed();
+        let located = |place: &Place| match place {
+            Place::Initial(position) => {
+                let tool = &self.inner.initial[*position];
+                (tool.name(), tool.location())
+            }
+            Place::Added(tool) => (tool.name, format!("{} (added at run time)", tool.location)),
+        };
+        (listed.places.iter().zip(listed.infos.iter()))
+            .map(|(place, info)| {
+                let (name, location) = located(place);
+                (name, info.clone(), location)
+            })
+            .collect()
     }
 
     /// The names listed now, sorted.

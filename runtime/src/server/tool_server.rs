@@ -25,6 +25,7 @@ use crate::registry::tool::ToolEntry;
 use crate::server::catalog::Catalog;
 use crate::server::driver;
 use crate::server::invoke::Scope;
+use crate::server::mount::MountedTool;
 use crate::server::pipeline::Layers;
 #[cfg(feature = "http")]
 use crate::server::settings::HttpOptions;
@@ -66,6 +67,8 @@ pub(crate) struct Shared {
     pub(crate) info: Derived,
     /// The tools listed now: `tools` until one is added or removed.
     pub(crate) list: ToolList,
+    /// The servers mounted into this one, in the order mounted: a call may be theirs.
+    pub(crate) mounts: Vec<ToolServer>,
     pub(crate) detail: Detail,
     /// The server's time limit for a call, which prompts and resources keep to.
     pub(crate) timeout: Option<Duration>,
@@ -90,15 +93,16 @@ pub(crate) struct Shared {
 }
 
 impl ToolServer {
+    /// A server of the attribute's tools `entries`, the run-time tools `added`, and the
+    /// tools `mounted` of the servers `mounts`.
     pub(crate) fn new(
-        entries: Vec<&'static ToolEntry>,
-        added: Vec<RuntimeTool>,
+        (entries, added, mounted, mounts): Tools,
         catalog: Catalog,
         about: About,
         mut settings: Settings,
     ) -> Result<Self, ServerError> {
         let timeout = settings.timeout;
-        let list = ToolList::new(&entries, added, timeout)?;
+        let list = ToolList::new(&entries, added, mounted, timeout)?;
         // A tool asks for `State<ToolList>` to add or remove tools.
         settings.state.insert(list.clone());
         Ok(Self {
@@ -106,6 +110,7 @@ impl ToolServer {
                 about,
                 info: Derived::default(),
                 list,
+                mounts,
                 detail: settings.detail,
                 timeout,
                 limits: settings.limits,
@@ -330,6 +335,9 @@ impl ToolServer {
         // A task's call waits on people and outlives requests: it takes no call slot.
         let calls = (self.shared.calls.as_ref())
             .filter(|_| !request.is_some_and(|request| request.runs_as_task()));
+        if let Found::Mounted(tool) = tool {
+            return self.run_mounted(tool, arguments, request, calls).await;
+        }
         let mut input = CallInput::new(
             tool.name(),
             arguments,
@@ -390,6 +398,41 @@ impl ToolServer {
         }
     }
 
+    /// The server that mounted `tool`, in this handle's session: its session's log level,
+    /// its notifications' way out.
+    pub(crate) fn mounted(&self, tool: &MountedTool) -> ToolServer {
+        ToolServer {
+            shared: Arc::clone(&self.shared.mounts[tool.mount].shared),
+            log_filter: self.log_filter.clone(),
+            session: self.session,
+            piped: false,
+            outbox: self.outbox.clone(),
+        }
+    }
+
+    /// Runs a call of `tool` made outside its server's request pipeline (by
+    /// [`call`](Self::call), or on a path that answers without a session), holding one of
+    /// `calls` while it runs.
+    async fn run_mounted(
+        &self,
+        tool: &MountedTool,
+        arguments: serde_json::Map<String, Value>,
+        request: Option<&dyn Request>,
+        calls: Option<&Semaphore>,
+    ) -> Result<Answer, Refusal> {
+        // A semaphore is closed only when dropped: a permit is always given.
+        let _permit = match calls {
+            Some(calls) => calls.acquire().await.ok(),
+            None => None,
+        };
+        let server = self.mounted(tool);
+        let answered = Box::pin(server.run_tool(&tool.own_name, arguments, request)).await;
+        match answered {
+            Ok(Answer::Failed(message)) => Ok(Answer::Failed(tool.renamed(message))),
+            other => other,
+        }
+    }
+
     #[inline]
     pub(crate) fn find(&self, name: &str) -> Option<Found<'_>> {
         self.shared.list.find(name)
@@ -400,6 +443,15 @@ impl ToolServer {
         self.shared.list.unknown_tool(name)
     }
 }
+
+/// What a server is built with: the attribute's tools, the run-time tools, the tools of
+/// the mounted servers, and the mounted servers.
+pub(crate) type Tools = (
+    Vec<&'static ToolEntry>,
+    Vec<RuntimeTool>,
+    Vec<MountedTool>,
+    Vec<ToolServer>,
+);
 
 /// What a server says of itself when a session begins: its name and version, and the
 /// instructions for the client's model.

@@ -20,6 +20,7 @@ use crate::outcome::output::ToolReply;
 use crate::outcome::suggest;
 use crate::registry::runtime_tool::CheckedTool;
 use crate::registry::tool::ToolEntry;
+use crate::server::mount::MountedTool;
 
 /// An attribute tool as the server holds it.
 #[derive(Debug)]
@@ -124,6 +125,8 @@ fn meta(entry: &ToolEntry) -> Option<serde_json::Map<String, Value>> {
 pub(crate) enum Found<'a> {
     Attribute(&'a AttributeTool),
     Runtime(RuntimeRef<'a>, Option<Arc<CallArguments>>),
+    /// A tool of a mounted server, which runs the call itself.
+    Mounted(&'a MountedTool),
 }
 
 /// A run-time tool found for a call: an initial one, borrowed from the table, or an
@@ -151,6 +154,7 @@ impl Found<'_> {
         match self {
             Found::Attribute(tool) => tool.entry.name(),
             Found::Runtime(tool, _) => tool.name,
+            Found::Mounted(tool) => tool.name,
         }
     }
 
@@ -159,6 +163,8 @@ impl Found<'_> {
         match self {
             Found::Attribute(tool) => tool.timeout,
             Found::Runtime(tool, _) => tool.timeout,
+            // The mounted server keeps its own.
+            Found::Mounted(_) => None,
         }
     }
 
@@ -175,6 +181,8 @@ impl Found<'_> {
         match self {
             Found::Attribute(tool) => tool.task,
             Found::Runtime(tool, _) => tool.task,
+            // A mount carries no tasks: its calls are plain calls.
+            Found::Mounted(_) => TaskSupport::Forbidden,
         }
     }
 
@@ -183,6 +191,7 @@ impl Found<'_> {
         match self {
             Found::Attribute(tool) => tool.task_in_body,
             Found::Runtime(tool, _) => tool.task_in_body,
+            Found::Mounted(_) => false,
         }
     }
 
@@ -191,6 +200,11 @@ impl Found<'_> {
         match self {
             Found::Attribute(tool) => (tool.entry.spec().call)(input),
             Found::Runtime(tool, taken) => tool.start(input, taken),
+            // `ToolServer::run_found` hands its call to its server before this.
+            Found::Mounted(tool) => crate::call::future::fail(Failure::internal(format!(
+                "the tool `{}` is answered by the server it is mounted from",
+                tool.name
+            ))),
         }
     }
 
@@ -201,7 +215,7 @@ impl Found<'_> {
     ) -> &'a serde_json::Map<String, Value> {
         match self {
             Found::Runtime(_, Some(taken)) => taken.args(),
-            Found::Attribute(_) | Found::Runtime(_, None) => input.args(),
+            Found::Attribute(_) | Found::Runtime(_, None) | Found::Mounted(_) => input.args(),
         }
     }
 
@@ -223,6 +237,8 @@ impl Found<'_> {
             Found::Attribute(tool) => tool.reply(reply),
             // Its output schema is an object: nothing is wrapped.
             Found::Runtime(..) => reply,
+            // Its server wrapped it.
+            Found::Mounted(_) => reply,
         }
     }
 }

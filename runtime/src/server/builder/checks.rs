@@ -53,6 +53,7 @@ impl Server {
         entries.retain(|e| !has_any(e, &self.without_tags));
         if entries.is_empty()
             && self.added.is_empty()
+            && self.mounts.is_empty()
             && self.prompts.is_empty()
             && self.resources.is_empty()
         {

@@ -17,6 +17,7 @@ use crate::server::tool_server::{About, ToolServer};
 #[cfg(feature = "http")]
 mod authorization;
 mod checks;
+mod composition;
 #[cfg(feature = "http")]
 mod http;
 mod tasks;
@@ -50,6 +51,8 @@ pub struct Server {
     pub(crate) settings: Settings,
     /// Tools defined at run time, added when the server is built.
     added: Vec<RuntimeTool>,
+    /// The servers mounted into this one, with their namespaces, in the order mounted.
+    mounts: Vec<(String, ToolServer)>,
 }
 
 impl Server {
@@ -104,6 +107,7 @@ impl Server {
             from_registry: false,
             settings: Settings::default(),
             added: Vec::new(),
+            mounts: Vec::new(),
         }
     }
 
@@ -428,6 +432,7 @@ impl Server {
             &self.resources,
             &self.settings.state,
         )?;
+        let (mounted, mounts) = self.mounted()?;
         let catalog = Catalog::new(self.prompts, self.resources)?;
         let about = About {
             name: self.name,
@@ -435,7 +440,8 @@ impl Server {
             instructions: self.instructions,
         };
         // Run-time tools given here are built with the server: found on the fast path.
-        ToolServer::new(entries, self.added, catalog, about, self.settings)
+        let tools = (entries, self.added, mounted, mounts);
+        ToolServer::new(tools, catalog, about, self.settings)
     }
 
     /// Builds the server and serves it over stdin and stdout until the client leaves,

@@ -1,0 +1,108 @@
+//! The builder's option for composition: another server's tools served in this one,
+//! under a namespace.
+
+use crate::outcome::error::ServerError;
+use crate::server::builder::Server;
+use crate::server::mount::{self, MountedTool};
+use crate::server::tool_server::ToolServer;
+
+impl Server {
+    /// Serves the tools of another server in this one, each under the name
+    /// `namespace_name`: the tool `search` of a server mounted as `files` is listed and
+    /// called as `files_search`. The namespace may hold `A-Z a-z 0-9 _ . -`, the characters
+    /// of a tool's name; `_` joins it to the name.
+    ///
+    /// The mounted server answers the calls of its tools itself: with its own
+    /// [`state`](Self::state), its own time limit and its own [`layer`](Self::layer)s,
+    /// which see the tool's own name (`search`), as its tool's
+    /// [`Context`](crate::Context) does. This server's layers, authorization and scopes
+    /// come first and see the name the client called (`files_search`), as for a tool of
+    /// its own; a failure's message names that one too. The tools listed are those the
+    /// mounted server lists when this one is built.
+    ///
+    /// [`build`](Self::build) fails when a name is taken twice (by two mounts, or by a
+    /// mount and a tool of this server), naming both, when the namespace is not one a
+    /// tool's name may begin with or makes a name longer than 128 characters, and when
+    /// the mounted server serves tasks, which a mount does not carry yet.
+    ///
+    /// ```
+    /// use mcp_tool::{Arguments, RuntimeTool, Server, ToolError};
+    ///
+    /// let search = RuntimeTool::new("search", "Finds files by name.").handler(|mut args: Arguments| async move {
+    ///     let pattern = args.required_str("pattern");
+    ///     args.finish()?;
+    ///     Ok::<_, ToolError>(format!("found {pattern}"))
+    /// });
+    /// let files = Server::new("files", "1.0.0").tool(search).build()?;
+    ///
+    /// let server = Server::new("gateway", "1.0.0").mount("files", files).build()?;
+    /// assert_eq!(server.tools()[0].name, "files_search");
+    /// # Ok::<(), mcp_tool::ServerError>(())
+    /// ```
+    pub fn mount(mut self, namespace: impl Into<String>, server: ToolServer) -> Self {
+        self.mounts.push((namespace.into(), server));
+        self
+    }
+
+    /// The tools of the mounted servers, as this server lists them, and the servers.
+    pub(super) fn mounted(&self) -> Result<(Vec<MountedTool>, Vec<ToolServer>), ServerError> {
+        let mut tools = Vec::new();
+        for (mount, (namespace, server)) in self.mounts.iter().enumerate() {
+            mount::check_namespace(namespace)?;
+            tools.extend(mounted_tools(namespace, server, mount)?);
+        }
+        let servers = self
+            .mounts
+            .iter()
+            .map(|(_, server)| server.clone())
+            .collect();
+        Ok((tools, servers))
+    }
+}
+
+/// The tools `server` lists now, as the server that mounts it under `namespace`, in the
+/// place `mount` among its mounts, lists them.
+fn mounted_tools(
+    namespace: &str,
+    server: &ToolServer,
+    mount: usize,
+) -> Result<Vec<MountedTool>, ServerError> {
+    let shared = &server.shared;
+    if shared.tasks.is_some() {
+        return Err(ServerError::InvalidNamespace {
+            namespace: namespace.to_owned(),
+            problem: format!(
+                "the server `{}` mounted there serves tasks, which a mount does not carry yet",
+                shared.about.name
+            ),
+        });
+    }
+    let mounted_as = |location: &str| {
+        let name = &shared.about.name;
+        format!("{location}, in the server `{name}` mounted as `{namespace}`")
+    };
+    let mut tools = Vec::new();
+    for (own_name, mut info, location) in shared.list.located() {
+        let name = format!("{namespace}{}{own_name}", mount::SEPARATOR);
+        if name.len() > mount::MAX_NAME {
+            return Err(ServerError::InvalidNamespace {
+                namespace: namespace.to_owned(),
+                problem: format!(
+                    "the tool `{own_name}` ({}) would be named `{name}`, longer than the {} \
+                     characters a tool's name may have",
+                    mounted_as(&location),
+                    mount::MAX_NAME
+                ),
+            });
+        }
+        info.name.clone_from(&name);
+        tools.push(MountedTool {
+            name: String::leak(name),
+            own_name: own_name.to_owned(),
+            info,
+            location: mounted_as(&location),
+            mount,
+        });
+    }
+    Ok(tools)
+}

@@ -1,0 +1,438 @@
+//! `Server::mount`: a server's tools served in another under a namespace, on stdio, on
+//! HTTP with sessions and on stateless HTTP; and the mounts `build` refuses.
+
+#![cfg(feature = "http")]
+
+mod common;
+
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+
+use bytes::Bytes;
+use http_body_util::{BodyExt as _, Full};
+use hyper_util::client::legacy::Client;
+use hyper_util::rt::TokioExecutor;
+use mcp_tool::middleware::{self, Next, Request, Response};
+use mcp_tool::{Arguments, Context, RuntimeTool, Server, ServerError, State, ToolError, mcp_tool};
+use serde_json::{Value, json};
+
+use common::RawClient;
+use common::http::Running;
+
+struct Greeting(&'static str);
+
+/// Greets a person by name, with the server's greeting.
+#[mcp_tool]
+fn greet(greeting: State<Greeting>, name: String) -> String {
+    format!("{}, {name}", greeting.0)
+}
+
+/// Says which tool the call reached, by the name its server knows it by.
+#[mcp_tool]
+fn whoami(ctx: Context) -> String {
+    ctx.tool_name().to_owned()
+}
+
+/// Fails, always.
+#[mcp_tool]
+fn broken() -> Result<String, ToolError> {
+    Err(ToolError::new("the disk is full"))
+}
+
+/// A run-time tool `name` that answers `answer`.
+fn fixed(name: &str, answer: &'static str) -> RuntimeTool {
+    RuntimeTool::new(name, "Answers a fixed text.").handler(move |args: Arguments| async move {
+        args.finish()?;
+        Ok::<_, ToolError>(answer)
+    })
+}
+
+/// The targets a layer saw, in order.
+type Seen = Arc<Mutex<Vec<String>>>;
+
+/// A layer's answer, boxed.
+type Answering = Pin<Box<dyn Future<Output = Response> + Send>>;
+
+/// A layer that writes down the target of every tool call into `seen`.
+fn recording(
+    seen: &Seen,
+) -> middleware::FromFnLayer<impl Fn(Request, Next) -> Answering + Clone + Send + Sync + 'static> {
+    let seen = Arc::clone(seen);
+    middleware::from_fn(move |request: Request, next: Next| {
+        let seen = Arc::clone(&seen);
+        Box::pin(async move {
+            if request.method() == "tools/call" {
+                let target = request.target().unwrap_or("-").to_owned();
+                seen.lock().unwrap().push(target);
+            }
+            next.run(request).await
+        }) as Answering
+    })
+}
+
+/// The server mounted as `files`: two attribute tools with its own state, and its own layer.
+fn files(seen: &Seen) -> mcp_tool::ToolServer {
+    Server::from_registry("files", "1")
+        .only(["greet", "whoami", "broken"])
+        .state(Greeting("Hello"))
+        .layer(recording(seen))
+        .build()
+        .unwrap()
+}
+
+/// A gateway with a tool of its own, `files` mounted, and its own layer.
+fn gateway(parent: &Seen, child: &Seen) -> Server {
+    Server::new("gateway", "1")
+        .tool(fixed("ping", "pong"))
+        .mount("files", files(child))
+        .layer(recording(parent))
+}
+
+#[tokio::test]
+async fn mounted_tools_are_listed_and_called_under_the_namespace_on_every_transport() {
+    for (transport, mut client) in
+        Transport::all(|| gateway(&Seen::default(), &Seen::default())).await
+    {
+        let listed = client.request(1, "tools/list", json!({})).await;
+        let mut names: Vec<&str> = (listed["result"]["tools"].as_array().unwrap().iter())
+            .map(|tool| tool["name"].as_str().unwrap())
+            .collect();
+        names.sort_unstable();
+        assert_eq!(
+            names,
+            ["files_broken", "files_greet", "files_whoami", "ping"],
+            "{transport}"
+        );
+        let greeted = client.call(2, "files_greet", json!({"name": "Ada"})).await;
+        assert_eq!(
+            greeted["result"]["content"][0]["text"], "Hello, Ada",
+            "{transport}: {greeted}"
+        );
+        let own = client.call(3, "files_whoami", json!({})).await;
+        assert_eq!(
+            own["result"]["content"][0]["text"], "whoami",
+            "{transport}: {own}"
+        );
+        let local = client.call(4, "ping", json!({})).await;
+        assert_eq!(
+            local["result"]["content"][0]["text"], "pong",
+            "{transport}: {local}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_mounted_tools_failure_names_it_as_the_client_called_it() {
+    for (transport, mut client) in
+        Transport::all(|| gateway(&Seen::default(), &Seen::default())).await
+    {
+        let failed = client.call(1, "files_broken", json!({})).await;
+        assert_eq!(failed["result"]["isError"], true, "{transport}: {failed}");
+        assert_eq!(
+            failed["result"]["content"][0]["text"], "tool `files_broken` failed: the disk is full",
+            "{transport}"
+        );
+        let invalid = client.call(2, "files_greet", json!({})).await;
+        let text = invalid["result"]["content"][0]["text"].as_str().unwrap();
+        assert!(
+            text.starts_with("invalid arguments for tool `files_greet`"),
+            "{transport}: {text}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn an_unknown_namespaced_name_is_answered_as_an_unknown_tool() {
+    for (transport, mut client) in
+        Transport::all(|| gateway(&Seen::default(), &Seen::default())).await
+    {
+        let unknown = client.call(1, "files_gret", json!({"name": "Ada"})).await;
+        assert_eq!(unknown["error"]["code"], -32602, "{transport}: {unknown}");
+        let message = unknown["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains("unknown tool `files_gret`"),
+            "{transport}: {message}"
+        );
+        assert_eq!(
+            unknown["error"]["data"]["suggestions"][0], "files_greet",
+            "{transport}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_parents_layers_see_the_namespaced_call_and_the_mounted_servers_its_own() {
+    for transport in ["stdio", "HTTP session", "stateless HTTP"] {
+        let (parent, child) = (Seen::default(), Seen::default());
+        let mut client = Transport::one(transport, gateway(&parent, &child)).await;
+        client.call(1, "files_greet", json!({"name": "Ada"})).await;
+        client.call(2, "ping", json!({})).await;
+        assert_eq!(
+            *parent.lock().unwrap(),
+            ["files_greet", "ping"],
+            "{transport}"
+        );
+        // The mounted server's layer sees its own tools' calls, by their own names.
+        assert_eq!(*child.lock().unwrap(), ["greet"], "{transport}");
+    }
+}
+
+#[tokio::test]
+async fn a_mounted_tool_is_called_outside_any_session_too() {
+    let server = gateway(&Seen::default(), &Seen::default()).build().unwrap();
+    let arguments = json!({"name": "Ada"}).as_object().unwrap().clone();
+    let result = server.call("files_greet", arguments).await.unwrap();
+    assert_eq!(result.text(), "Hello, Ada");
+    let failed = server
+        .call("files_broken", serde_json::Map::new())
+        .await
+        .unwrap();
+    assert_eq!(
+        failed.text(),
+        "tool `files_broken` failed: the disk is full"
+    );
+}
+
+#[test]
+fn two_mounts_that_give_one_name_are_refused_naming_both() {
+    let one = Server::new("one", "1")
+        .tool(fixed("search", "1"))
+        .build()
+        .unwrap();
+    let two = Server::new("two", "1")
+        .tool(fixed("search", "2"))
+        .build()
+        .unwrap();
+    let error = Server::new("gateway", "1")
+        .mount("files", one)
+        .mount("files", two)
+        .build()
+        .unwrap_err();
+    assert!(
+        matches!(error, ServerError::MountConflict { kind: "tool", .. }),
+        "{error:?}"
+    );
+    let message = error.to_string();
+    assert!(
+        message.contains("two tools would be named `files_search`"),
+        "{message}"
+    );
+    assert!(
+        message.contains("in the server `one` mounted as `files`"),
+        "{message}"
+    );
+    assert!(
+        message.contains("in the server `two` mounted as `files`"),
+        "{message}"
+    );
+    assert!(message.contains("tests/mount.rs"), "{message}");
+}
+
+#[test]
+fn a_mount_that_gives_the_name_of_a_tool_of_the_server_is_refused_naming_both() {
+    let files = Server::new("files", "1")
+        .tool(fixed("search", "1"))
+        .build()
+        .unwrap();
+    let error = Server::new("gateway", "1")
+        .tool(fixed("files_search", "local"))
+        .mount("files", files)
+        .build()
+        .unwrap_err();
+    let message = error.to_string();
+    assert!(
+        matches!(error, ServerError::MountConflict { .. }),
+        "{message}"
+    );
+    assert!(message.contains("`files_search`"), "{message}");
+    assert!(message.contains("(added at run time)"), "{message}");
+    assert!(message.contains("mounted as `files`"), "{message}");
+}
+
+#[test]
+fn a_namespace_a_tools_name_cannot_begin_with_is_refused() {
+    let files = || {
+        Server::new("files", "1")
+            .tool(fixed("search", "1"))
+            .build()
+            .unwrap()
+    };
+    for (namespace, problem) in [
+        ("my files", "it holds ` `"),
+        ("", "it is empty"),
+        ("fichiers/", "it holds `/`"),
+    ] {
+        let error = Server::new("gateway", "1")
+            .mount(namespace, files())
+            .build()
+            .unwrap_err();
+        assert!(
+            matches!(error, ServerError::InvalidNamespace { .. }),
+            "{error:?}"
+        );
+        assert!(
+            error.to_string().contains(problem),
+            "{namespace:?}: {error}"
+        );
+    }
+    let long = "n".repeat(124);
+    let error = Server::new("gateway", "1")
+        .mount(&long, files())
+        .build()
+        .unwrap_err();
+    assert!(
+        error.to_string().contains("longer than the 128 characters"),
+        "{error}"
+    );
+    // Every character a tool's name may hold is a namespace's too.
+    let server = Server::new("gateway", "1")
+        .mount("Team-1.files", files())
+        .build()
+        .unwrap();
+    assert_eq!(server.tools()[0].name, "Team-1.files_search");
+}
+
+#[test]
+fn a_server_that_serves_tasks_is_not_mounted_yet() {
+    let tasks = Server::new("tasks", "1")
+        .tool(fixed("search", "1"))
+        .serve_tasks()
+        .build()
+        .unwrap();
+    let error = Server::new("gateway", "1")
+        .mount("tasks", tasks)
+        .build()
+        .unwrap_err();
+    assert!(error.to_string().contains("serves tasks"), "{error}");
+}
+
+/// Where a request is sent: one stdio session, one HTTP session, or stateless HTTP.
+enum Transport {
+    Stdio(RawClient),
+    Session { running: Running, session: String },
+    Stateless(Running),
+}
+
+impl Transport {
+    /// Every transport, each serving what `make` builds.
+    async fn all(make: impl Fn() -> Server) -> Vec<(&'static str, Self)> {
+        let mut all = Vec::new();
+        for transport in ["stdio", "HTTP session", "stateless HTTP"] {
+            all.push((transport, Self::one(transport, make()).await));
+        }
+        all
+    }
+
+    /// The transport named `name`, serving `server`.
+    async fn one(name: &str, server: Server) -> Self {
+        match name {
+            "stdio" => Transport::Stdio(RawClient::start(server.build().unwrap()).await),
+            "HTTP session" => {
+                let running = Running::start(server.build().unwrap()).await;
+                let initialize = json!({
+                    "jsonrpc": "2.0", "id": 0, "method": "initialize",
+                    "params": {
+                        "protocolVersion": "2025-11-25", "capabilities": {},
+                        "clientInfo": {"name": "test", "version": "1"}
+                    }
+                });
+                let (_, session, _) = post(&running.url(), None, &initialize).await;
+                let session = session.expect("a session is opened");
+                let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+                post(&running.url(), Some(&session), &initialized).await;
+                Transport::Session { running, session }
+            }
+            _ => {
+                Transport::Stateless(Running::start(server.stateless(true).build().unwrap()).await)
+            }
+        }
+    }
+
+    /// The reply to a request of `method` with `params`.
+    async fn request(&mut self, id: u64, method: &str, params: Value) -> Value {
+        let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        match self {
+            Transport::Stdio(client) => {
+                client.send(&message.to_string()).await;
+                loop {
+                    let reply = client.receive().await;
+                    if reply["id"] == id {
+                        return reply;
+                    }
+                }
+            }
+            Transport::Session { running, session } => {
+                post(&running.url(), Some(session), &message).await.2
+            }
+            Transport::Stateless(running) => post(&running.url(), None, &message).await.2,
+        }
+    }
+
+    async fn call(&mut self, id: u64, tool: &str, arguments: Value) -> Value {
+        let params = json!({"name": tool, "arguments": arguments});
+        self.request(id, "tools/call", params).await
+    }
+}
+
+/// POSTs `message`: the status, the session the reply names, and the reply (read from
+/// the first event of a stream).
+async fn post(url: &str, session: Option<&str>, message: &Value) -> (u16, Option<String>, Value) {
+    let mut request = http::Request::post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2025-11-25");
+    if let Some(session) = session {
+        request = request.header("mcp-session-id", session);
+    }
+    let request = request
+        .body(Full::new(Bytes::from(message.to_string())))
+        .unwrap();
+    let client = Client::builder(TokioExecutor::new()).build_http();
+    let response = client.request(request).await.expect("the server answers");
+    let status = response.status().as_u16();
+    let session =
+        (response.headers().get("mcp-session-id")).map(|value| value.to_str().unwrap().to_owned());
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    let text = String::from_utf8_lossy(&body);
+    let text = (text.lines())
+        .find_map(|line| {
+            line.strip_prefix("data: ")
+                .filter(|data| data.starts_with('{'))
+        })
+        .unwrap_or(&text);
+    (
+        status,
+        session,
+        serde_json::from_str(text).unwrap_or(Value::Null),
+    )
+}
+
+#[cfg(feature = "auth")]
+#[tokio::test]
+async fn a_mounted_tools_scopes_are_checked_by_the_server_it_is_mounted_into() {
+    use common::authorized::{call, list_tools, setup};
+
+    let purge = fixed("purge", "purged").scopes(["cache:admin"]);
+    let admin = Server::new("admin", "1").tool(purge).build().unwrap();
+    let setup = setup(|server| server.state(Greeting("Hi")).mount("admin", admin)).await;
+    let url = setup.server.url();
+    let weak = setup.token("");
+    let reply = call(&url, Some(&weak), "admin_purge", json!({})).await;
+    assert_eq!(reply.status, 403, "{}", reply.body);
+    assert!(reply.challenge.unwrap().contains("scope=\"cache:admin\""));
+    assert!(
+        !list_tools(&url, &weak)
+            .await
+            .contains(&"admin_purge".to_owned())
+    );
+
+    let strong = setup.token("cache:admin");
+    let reply = call(&url, Some(&strong), "admin_purge", json!({})).await;
+    assert_eq!(reply.json()["result"]["content"][0]["text"], "purged");
+    assert!(
+        list_tools(&url, &strong)
+            .await
+            .contains(&"admin_purge".to_owned())
+    );
+    setup.server.stop().await;
+}
