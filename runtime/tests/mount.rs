@@ -13,7 +13,10 @@ use http_body_util::{BodyExt as _, Full};
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
 use mcp_tool::middleware::{self, Next, Request, Response};
-use mcp_tool::{Arguments, Context, RuntimeTool, Server, ServerError, State, ToolError, mcp_tool};
+use mcp_tool::{
+    Arguments, Context, RuntimeTool, Server, ServerError, State, ToolError, mcp_prompt,
+    mcp_resource, mcp_tool,
+};
 use serde_json::{Value, json};
 
 use common::RawClient;
@@ -37,6 +40,34 @@ fn whoami(ctx: Context) -> String {
 #[mcp_tool]
 fn broken() -> Result<String, ToolError> {
     Err(ToolError::new("the disk is full"))
+}
+
+/// Asks the model to greet a person, with the server's greeting.
+#[mcp_prompt]
+fn welcome(greeting: State<Greeting>, name: String) -> String {
+    format!("Say {} to {name}", greeting.0)
+}
+
+/// The server's greeting.
+#[mcp_resource(uri = "config://greeting")]
+fn greeting_text(greeting: State<Greeting>) -> String {
+    greeting.0.to_owned()
+}
+
+/// A note, by its name.
+#[mcp_resource(template = "notes://{name}")]
+fn note(greeting: State<Greeting>, name: String) -> String {
+    format!("{}: the note {name}", greeting.0)
+}
+
+/// A server of the prompts and resources alone, whose greeting is `greeting`.
+fn notes(greeting: &'static str) -> mcp_tool::ToolServer {
+    let no_tools: [&str; 0] = [];
+    Server::from_registry("notes", "1")
+        .only(no_tools)
+        .state(Greeting(greeting))
+        .build()
+        .unwrap()
 }
 
 /// A run-time tool `name` that answers `answer`.
@@ -191,6 +222,110 @@ async fn a_mounted_tool_is_called_outside_any_session_too() {
         failed.text(),
         "tool `files_broken` failed: the disk is full"
     );
+}
+
+#[tokio::test]
+async fn mounted_prompts_and_resources_are_served_with_their_servers_state_on_every_transport() {
+    let make = || Server::new("gateway", "1").mount("notes", notes("Hello"));
+    for (transport, mut client) in Transport::all(make).await {
+        let prompts = client.request(1, "prompts/list", json!({})).await;
+        assert_eq!(
+            prompts["result"]["prompts"][0]["name"], "notes_welcome",
+            "{transport}: {prompts}"
+        );
+        let params = json!({"name": "notes_welcome", "arguments": {"name": "Ada"}});
+        let got = client.request(2, "prompts/get", params).await;
+        let text = &got["result"]["messages"][0]["content"]["text"];
+        assert_eq!(text, "Say Hello to Ada", "{transport}: {got}");
+        let invalid = client
+            .request(3, "prompts/get", json!({"name": "notes_welcome"}))
+            .await;
+        let message = invalid["error"]["message"].as_str().unwrap_or_default();
+        assert!(
+            message.contains("prompt `notes_welcome`"),
+            "{transport}: {invalid}"
+        );
+        let unknown = client
+            .request(4, "prompts/get", json!({"name": "welcome"}))
+            .await;
+        assert_eq!(unknown["error"]["code"], -32602, "{transport}: {unknown}");
+
+        let resources = client.request(5, "resources/list", json!({})).await;
+        assert_eq!(
+            resources["result"]["resources"][0]["uri"], "config://greeting",
+            "{transport}"
+        );
+        let templates = client
+            .request(6, "resources/templates/list", json!({}))
+            .await;
+        let template = &templates["result"]["resourceTemplates"][0]["uriTemplate"];
+        assert_eq!(template, "notes://{name}", "{transport}: {templates}");
+        let read = client
+            .request(7, "resources/read", json!({"uri": "config://greeting"}))
+            .await;
+        assert_eq!(
+            read["result"]["contents"][0]["text"], "Hello",
+            "{transport}: {read}"
+        );
+        let read = client
+            .request(8, "resources/read", json!({"uri": "notes://todo"}))
+            .await;
+        assert_eq!(
+            read["result"]["contents"][0]["text"], "Hello: the note todo",
+            "{transport}"
+        );
+    }
+}
+
+#[test]
+fn two_mounts_whose_prompts_or_resources_meet_are_refused_naming_both() {
+    let error = (Server::new("gateway", "1")
+        .mount("a", notes("Hi"))
+        .mount("a", notes("Yo")))
+    .build()
+    .unwrap_err();
+    let message = error.to_string();
+    assert!(
+        matches!(error, ServerError::MountConflict { kind: "prompt", .. }),
+        "{message}"
+    );
+    assert!(
+        message.starts_with("two prompts would be named `a_welcome`"),
+        "{message}"
+    );
+    assert_eq!(
+        message
+            .matches("in the server `notes` mounted as `a`")
+            .count(),
+        2,
+        "{message}"
+    );
+
+    // Under two namespaces, the prompts part, and the resources' URIs still meet.
+    let error = (Server::new("gateway", "1")
+        .mount("a", notes("Hi"))
+        .mount("b", notes("Yo")))
+    .build()
+    .unwrap_err();
+    let message = error.to_string();
+    assert!(
+        message.starts_with("two resources would be named `config://greeting`"),
+        "{message}"
+    );
+    assert!(
+        message.contains("mounted as `a`") && message.contains("mounted as `b`"),
+        "{message}"
+    );
+
+    // A server's own resource and a mounted one at one URI.
+    let own = Server::from_registry("gateway", "1").state(Greeting("Hi"));
+    let error = own.mount("n", notes("Yo")).build().unwrap_err();
+    let message = error.to_string();
+    assert!(
+        message.contains("`config://greeting`: runtime/tests/mount.rs:"),
+        "{message}"
+    );
+    assert!(message.contains("mounted as `n`"), "{message}");
 }
 
 #[test]

@@ -211,8 +211,9 @@ pub enum ServerError {
     /// Two items would share a name (a URI, for resources) once servers are mounted: two
     /// mounted servers', or a mounted server's and one of the server's own.
     #[error(
-        "two {kind}s would be named `{name}`: {first}, and {second}; mount one of the \
-         servers under another namespace, or rename one"
+        "two {kind}s would be named `{name}`: {first}, and {second}; rename one (a resource: \
+         change its URI), or, for tools and prompts, mount one of the servers under another \
+         namespace"
     )]
     MountConflict {
         /// What they are: `"tool"`, `"prompt"`, `"resource"` or `"resource template"`.

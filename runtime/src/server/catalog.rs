@@ -10,6 +10,7 @@ use crate::registry::resource::ResourceEntry;
 use crate::server::derived::Derived;
 use crate::server::invoke::Scope;
 use crate::server::listeners::Listener;
+use crate::server::mount::MountedEntry;
 use crate::server::prompt_set::Prompts;
 use crate::server::resource_set::Resources;
 use crate::server::subscriptions::Subscriptions;
@@ -25,12 +26,16 @@ pub(crate) struct Catalog {
 }
 
 impl Catalog {
+    /// The catalog of `prompts` and `resources`, and of those of the servers mounted.
     pub(crate) fn new(
-        prompts: Vec<&'static PromptEntry>,
-        resources: Vec<&'static ResourceEntry>,
+        (prompts, mounted_prompts): (Vec<&'static PromptEntry>, Vec<MountedEntry<PromptEntry>>),
+        (resources, mounted_resources): (
+            Vec<&'static ResourceEntry>,
+            Vec<MountedEntry<ResourceEntry>>,
+        ),
     ) -> Result<Self, ServerError> {
-        let prompts = Prompts::new(prompts);
-        let resources = Resources::new(resources)?;
+        let prompts = Prompts::new(prompts, mounted_prompts)?;
+        let resources = Resources::new(resources, mounted_resources)?;
         Ok(Self {
             prompts,
             resources,

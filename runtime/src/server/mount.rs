@@ -6,6 +6,7 @@
 //! the parent's layers, error messages); the mounted server's tool sees its own name (its
 //! `Context`, its server's layers and spans), as it would served alone.
 
+use crate::call::state::StateMap;
 use crate::model::ToolInfo;
 use crate::outcome::error::ServerError;
 
@@ -29,6 +30,20 @@ pub(crate) struct MountedTool {
     pub(crate) location: String,
     /// Which of the mounted servers answers its calls, by its place among them.
     pub(crate) mount: usize,
+}
+
+/// A prompt or a resource of a mounted server, as the server it is mounted into holds it:
+/// run there, with the state of the server it comes from.
+#[derive(Debug)]
+pub(crate) struct MountedEntry<E: 'static> {
+    pub(crate) entry: &'static E,
+    /// The name it is listed by: a prompt's, namespaced; a resource's own.
+    pub(crate) name: &'static str,
+    /// The state of the server it comes from.
+    pub(crate) state: StateMap,
+    /// The server it comes from and its namespace, for errors:
+    /// "in the server `files` mounted as `files`".
+    pub(crate) mounted_as: String,
 }
 
 /// A namespace clients' rules for names accept: one or more of `A-Z a-z 0-9 _ . -`.

@@ -4,14 +4,16 @@
 use serde_json::{Map, Value};
 
 use crate::call::arguments::text as text_arguments;
+use crate::call::state::StateMap;
 use crate::model::{Completion, PromptArgument, PromptInfo, PromptResult};
-use crate::outcome::error::{CallError, INVALID_PARAMS};
+use crate::outcome::error::{CallError, INVALID_PARAMS, ServerError};
 use crate::outcome::failure_report::Subject;
 use crate::outcome::masking;
 use crate::outcome::suggest;
 use crate::registry::completion;
 use crate::registry::prompt::PromptEntry;
 use crate::server::invoke::{self, Scope};
+use crate::server::mount::MountedEntry;
 
 /// Every prompt a server offers, sorted by name.
 #[derive(Debug, Default)]
@@ -22,22 +24,91 @@ pub(crate) struct Prompts {
 
 #[derive(Debug)]
 struct BuiltPrompt {
+    /// The name it is listed by: its own, or namespaced for a mounted server's.
+    name: &'static str,
     entry: &'static PromptEntry,
     /// For each parameter, whether its text is read as JSON.
     as_json: Vec<bool>,
+    /// A mounted server's prompt: that server's state, and where it is mounted.
+    mounted: Option<(StateMap, String)>,
+}
+
+impl BuiltPrompt {
+    /// Where it was made, and under which namespace it is mounted, for errors.
+    fn location(&self) -> String {
+        match &self.mounted {
+            Some((_, mounted_as)) => format!("{}, {mounted_as}", self.entry.location()),
+            None => self.entry.location(),
+        }
+    }
 }
 
 impl Prompts {
-    pub(crate) fn new(mut entries: Vec<&'static PromptEntry>) -> Self {
-        entries.sort_by_key(|entry| entry.name());
-        let infos = entries.iter().map(|entry| info(entry)).collect();
-        let prompts = (entries.into_iter())
-            .map(|entry| BuiltPrompt {
-                entry,
-                as_json: text_arguments::parsed_as_json(entry.spec().params),
+    /// The prompts of `entries`, and those of the servers mounted; two of one name once
+    /// mounted are an error naming both.
+    pub(crate) fn new(
+        entries: Vec<&'static PromptEntry>,
+        mounted: Vec<MountedEntry<PromptEntry>>,
+    ) -> Result<Self, ServerError> {
+        let built = |entry: &'static PromptEntry, name, mounted| BuiltPrompt {
+            name,
+            entry,
+            as_json: text_arguments::parsed_as_json(entry.spec().params),
+            mounted,
+        };
+        let mut prompts: Vec<BuiltPrompt> = (entries.into_iter())
+            .map(|entry| built(entry, entry.name(), None))
+            .chain((mounted.into_iter()).map(|mounted| {
+                let origin = Some((mounted.state, mounted.mounted_as));
+                built(mounted.entry, mounted.name, origin)
+            }))
+            .collect();
+        prompts.sort_by_key(|prompt| prompt.name);
+        if let Some(pair) = prompts.windows(2).find(|pair| pair[0].name == pair[1].name) {
+            return Err(ServerError::MountConflict {
+                kind: "prompt",
+                name: pair[0].name.to_owned(),
+                first: pair[0].location(),
+                second: pair[1].location(),
+            });
+        }
+        let infos = (prompts.iter())
+            .map(|prompt| PromptInfo {
+                name: prompt.name.to_owned(),
+                ..info(prompt.entry)
             })
             .collect();
-        Self { prompts, infos }
+        Ok(Self { prompts, infos })
+    }
+
+    /// The prompts as a server that mounts this one under `namespace` holds them, each with
+    /// the state of the server it comes from (`state`, for this server's own).
+    pub(crate) fn mounted(
+        &self,
+        namespace: &str,
+        state: &StateMap,
+        mounted_as: &str,
+    ) -> Vec<MountedEntry<PromptEntry>> {
+        (self.prompts.iter())
+            .map(|prompt| {
+                let (state, from) = match &prompt.mounted {
+                    Some((state, from)) => (state, format!("{from}, {mounted_as}")),
+                    None => (state, mounted_as.to_owned()),
+                };
+                let separator = crate::server::mount::SEPARATOR;
+                MountedEntry {
+                    entry: prompt.entry,
+                    name: String::leak(format!("{namespace}{separator}{}", prompt.name)),
+                    state: state.clone(),
+                    mounted_as: from,
+                }
+            })
+            .collect()
+    }
+
+    /// The entry of the prompt listed as `name`.
+    pub(crate) fn entry(&self, name: &str) -> Option<&'static PromptEntry> {
+        self.find(name).ok().map(|prompt| prompt.entry)
     }
 
     pub(crate) fn infos(&self) -> &[PromptInfo] {
@@ -68,7 +139,12 @@ impl Prompts {
         let prompt = self.find(name)?;
         let spec = prompt.entry.spec();
         let arguments = text_arguments::typed(arguments, spec.params, &prompt.as_json);
-        let subject = Subject::Prompt(spec.name);
+        // Its function sees its own name; the client reads the name it asked for.
+        let subject = Subject::Prompt(prompt.name);
+        let scope = match &prompt.mounted {
+            Some((state, _)) => Scope { state, ..scope },
+            None => scope,
+        };
         invoke::run(subject, spec.name, spec.call, arguments, scope).await
     }
 
@@ -90,12 +166,12 @@ impl Prompts {
     /// Whether the server has a prompt named `name`.
     pub(crate) fn contains(&self, name: &str) -> bool {
         (self.prompts)
-            .binary_search_by(|prompt| prompt.entry.name().cmp(name))
+            .binary_search_by(|prompt| prompt.name.cmp(name))
             .is_ok()
     }
 
     fn find(&self, name: &str) -> Result<&BuiltPrompt, CallError> {
-        match (self.prompts).binary_search_by(|prompt| prompt.entry.name().cmp(name)) {
+        match (self.prompts).binary_search_by(|prompt| prompt.name.cmp(name)) {
             Ok(found) => Ok(&self.prompts[found]),
             Err(_) => Err(self.unknown(name)),
         }
@@ -103,7 +179,7 @@ impl Prompts {
 
     #[cold]
     fn unknown(&self, name: &str) -> CallError {
-        let known = self.prompts.iter().map(|prompt| prompt.entry.name());
+        let known = self.prompts.iter().map(|prompt| prompt.name);
         let hint = suggest::did_you_mean(&suggest::ranked(name, known));
         let shown: String = name.chars().take(64).collect();
         CallError::Protocol {

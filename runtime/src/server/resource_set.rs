@@ -5,6 +5,7 @@
 use serde_json::{Map, Value};
 
 use crate::call::arguments::text as text_arguments;
+use crate::call::state::StateMap;
 use crate::model::{Completion, ResourceContents, ResourceInfo, ResourceTemplateInfo};
 use crate::outcome::error::{CallError, INVALID_PARAMS, ServerError};
 use crate::outcome::failure_report::Subject;
@@ -13,12 +14,13 @@ use crate::registry::completion;
 use crate::registry::resource::{Address, ResourceEntry};
 use crate::registry::uri_template::UriTemplate;
 use crate::server::invoke::{self, Scope};
+use crate::server::mount::MountedEntry;
 
 /// Every resource a server offers.
 #[derive(Debug, Default)]
 pub(crate) struct Resources {
     /// Sorted by URI.
-    fixed: Vec<&'static ResourceEntry>,
+    fixed: Vec<(&'static ResourceEntry, Origin)>,
     templates: Vec<BuiltTemplate>,
     infos: Vec<ResourceInfo>,
     template_infos: Vec<ResourceTemplateInfo>,
@@ -30,17 +32,50 @@ struct BuiltTemplate {
     template: UriTemplate,
     /// For each parameter, whether its text is read as JSON.
     as_json: Vec<bool>,
+    origin: Origin,
+}
+
+/// Where a resource comes from: this server, or a mounted one, whose state it reads and
+/// which is named, with its namespace, in errors.
+type Origin = Option<(StateMap, String)>;
+
+/// Where `entry` was made, and under which namespace it is mounted, for errors.
+fn location(entry: &ResourceEntry, origin: &Origin) -> String {
+    match origin {
+        Some((_, mounted_as)) => format!("{}, {mounted_as}", entry.location()),
+        None => entry.location(),
+    }
+}
+
+/// The state a resource of `origin` reads: its server's.
+fn in_scope<'a>(scope: Scope<'a>, origin: &'a Origin) -> Scope<'a> {
+    match origin {
+        Some((state, _)) => Scope { state, ..scope },
+        None => scope,
+    }
 }
 
 /// The longest part of a requested URI that messages and logs show.
 const SHOWN_URI_CHARS: usize = 256;
 
 impl Resources {
-    pub(crate) fn new(mut entries: Vec<&'static ResourceEntry>) -> Result<Self, ServerError> {
+    /// The resources of `entries`, and those of the servers mounted (listed after); two at
+    /// one URI, or two templates of one URI template, once mounted are an error naming
+    /// both.
+    pub(crate) fn new(
+        mut entries: Vec<&'static ResourceEntry>,
+        mounted: Vec<MountedEntry<ResourceEntry>>,
+    ) -> Result<Self, ServerError> {
         // By URI: looked up by halves, and listed in that order.
         entries.sort_by_key(|entry| entry.uri());
+        let mounted = (mounted.into_iter())
+            .map(|mounted| (mounted.entry, Some((mounted.state, mounted.mounted_as))));
         let mut resources = Self::default();
-        for entry in entries {
+        for (entry, origin) in entries
+            .into_iter()
+            .map(|entry| (entry, None))
+            .chain(mounted)
+        {
             let spec = entry.spec();
             match spec.address {
                 Address::Uri(uri) => {
@@ -51,7 +86,7 @@ impl Resources {
                         description: Some(spec.description.to_owned()),
                         mime_type: spec.mime_type.map(str::to_owned),
                     });
-                    resources.fixed.push(entry);
+                    resources.fixed.push((entry, origin));
                 }
                 Address::Template(source) => {
                     let template = UriTemplate::parse(source).map_err(|problem| {
@@ -72,11 +107,87 @@ impl Resources {
                         entry,
                         template,
                         as_json: text_arguments::parsed_as_json(spec.params),
+                        origin,
                     });
                 }
             }
         }
+        resources.sorted()?;
         Ok(resources)
+    }
+
+    /// The fixed resources sorted by URI, with their listing; two at one URI, or two
+    /// templates of one URI template, are an error naming both.
+    fn sorted(&mut self) -> Result<(), ServerError> {
+        let mut order: Vec<usize> = (0..self.fixed.len()).collect();
+        order.sort_by_key(|&at| self.fixed[at].0.uri());
+        let mut fixed = std::mem::take(&mut self.fixed)
+            .into_iter()
+            .map(Some)
+            .collect::<Vec<_>>();
+        let mut infos = std::mem::take(&mut self.infos)
+            .into_iter()
+            .map(Some)
+            .collect::<Vec<_>>();
+        for at in order {
+            self.fixed.extend(fixed[at].take());
+            self.infos.extend(infos[at].take());
+        }
+        let conflict = |kind, name: &str, first: String, second: String| {
+            Err(ServerError::MountConflict {
+                kind,
+                name: name.to_owned(),
+                first,
+                second,
+            })
+        };
+        if let Some(pair) = self.fixed.windows(2).find(|p| p[0].0.uri() == p[1].0.uri()) {
+            let ((first, one), (second, other)) = (&pair[0], &pair[1]);
+            return conflict(
+                "resource",
+                first.uri(),
+                location(first, one),
+                location(second, other),
+            );
+        }
+        for (at, template) in self.templates.iter().enumerate() {
+            let source = template.template.source();
+            if let Some(other) =
+                (self.templates[at + 1..].iter()).find(|other| other.template.source() == source)
+            {
+                let (first, second) = (
+                    location(template.entry, &template.origin),
+                    location(other.entry, &other.origin),
+                );
+                return conflict("resource template", source, first, second);
+            }
+        }
+        Ok(())
+    }
+
+    /// The resources as a server that mounts this one holds them (at their own URIs), each
+    /// with the state of the server it comes from (`state`, for this server's own).
+    pub(crate) fn mounted(
+        &self,
+        state: &StateMap,
+        mounted_as: &str,
+    ) -> Vec<MountedEntry<ResourceEntry>> {
+        let fixed = self.fixed.iter().map(|(entry, origin)| (*entry, origin));
+        let templates = (self.templates.iter()).map(|template| (template.entry, &template.origin));
+        (fixed.chain(templates))
+            .map(|(entry, origin)| {
+                let (state, from) = match origin {
+                    Some((state, from)) => (state, format!("{from}, {mounted_as}")),
+                    None => (state, mounted_as.to_owned()),
+                };
+                MountedEntry {
+                    entry,
+                    name: entry.uri(),
+                    state: state.clone(),
+                    mounted_as: from,
+                }
+            })
+            .collect()
     }
 
     pub(crate) fn infos(&self) -> &[ResourceInfo] {
@@ -89,7 +200,7 @@ impl Resources {
 
     /// The fixed resources, in the order of [`infos`](Self::infos).
     pub(crate) fn fixed_entries(&self) -> impl Iterator<Item = &'static ResourceEntry> + '_ {
-        self.fixed.iter().copied()
+        self.fixed.iter().map(|(entry, _)| *entry)
     }
 
     /// The templates, in the order of [`template_infos`](Self::template_infos).
@@ -108,8 +219,11 @@ impl Resources {
 
     /// The resource `uri` reads: a fixed one, else the first template that matches.
     pub(crate) fn entry_for(&self, uri: &str) -> Option<&'static ResourceEntry> {
-        if let Ok(found) = self.fixed.binary_search_by(|entry| entry.uri().cmp(uri)) {
-            return Some(self.fixed[found]);
+        if let Ok(found) = self
+            .fixed
+            .binary_search_by(|(entry, _)| entry.uri().cmp(uri))
+        {
+            return Some(self.fixed[found].0);
         }
         (self.templates.iter())
             .find(|template| template.template.matches(uri).is_some())
@@ -131,8 +245,13 @@ impl Resources {
     ) -> Result<Vec<ResourceContents>, CallError> {
         let shown = clipped(uri);
         let subject = Subject::Resource(&shown);
-        if let Ok(found) = self.fixed.binary_search_by(|entry| entry.uri().cmp(uri)) {
-            let spec = self.fixed[found].spec();
+        if let Ok(found) = self
+            .fixed
+            .binary_search_by(|(entry, _)| entry.uri().cmp(uri))
+        {
+            let (entry, origin) = &self.fixed[found];
+            let spec = entry.spec();
+            let scope = in_scope(scope, origin);
             let reply = invoke::run(subject, spec.name, spec.call, Map::new(), scope).await?;
             return Ok(reply.into_contents(uri, spec.mime_type));
         }
@@ -145,6 +264,7 @@ impl Resources {
                 .map(|(name, text)| (name.to_owned(), Value::String(text)))
                 .collect();
             let arguments = text_arguments::typed(arguments, spec.params, &template.as_json);
+            let scope = in_scope(scope, &template.origin);
             let reply = invoke::run(subject, spec.name, spec.call, arguments, scope).await?;
             return Ok(reply.into_contents(uri, spec.mime_type));
         }

@@ -47,8 +47,7 @@ impl ToolServer {
                     .map(|at| listed.infos()[at].scopes.clone())
                     .unwrap_or_default()
             }
-            Target::Prompt(name) => (self.shared.catalog.prompts.entries())
-                .find(|entry| entry.name() == name)
+            Target::Prompt(name) => (self.shared.catalog.prompts.entry(name))
                 .map(|entry| owned(entry.spec().scopes))
                 .unwrap_or_default(),
             Target::Resource(uri) => (self.shared.catalog.resources.entry_for(uri))

@@ -2,15 +2,18 @@
 //! under a namespace.
 
 use crate::outcome::error::ServerError;
+use crate::registry::prompt::PromptEntry;
+use crate::registry::resource::ResourceEntry;
 use crate::server::builder::Server;
-use crate::server::mount::{self, MountedTool};
+use crate::server::mount::{self, MountedEntry, MountedTool};
 use crate::server::tool_server::ToolServer;
 
 impl Server {
-    /// Serves the tools of another server in this one, each under the name
-    /// `namespace_name`: the tool `search` of a server mounted as `files` is listed and
-    /// called as `files_search`. The namespace may hold `A-Z a-z 0-9 _ . -`, the characters
-    /// of a tool's name; `_` joins it to the name.
+    /// Serves the tools, prompts and resources of another server in this one, each tool
+    /// and prompt under the name `namespace_name`: the tool `search` of a server mounted as
+    /// `files` is listed and called as `files_search`. The namespace may hold
+    /// `A-Z a-z 0-9 _ . -`, the characters of a tool's name; `_` joins it to the name.
+    /// Resources and resource templates keep their URIs.
     ///
     /// The mounted server answers the calls of its tools itself: with its own
     /// [`state`](Self::state), its own time limit and its own [`layer`](Self::layer)s,
@@ -18,10 +21,11 @@ impl Server {
     /// [`Context`](crate::Context) does. This server's layers, authorization and scopes
     /// come first and see the name the client called (`files_search`), as for a tool of
     /// its own; a failure's message names that one too. The tools listed are those the
-    /// mounted server lists when this one is built.
+    /// mounted server lists when this one is built. Its prompts and resources read its
+    /// state, and are run by this server (its time limit, its layers).
     ///
-    /// [`build`](Self::build) fails when a name is taken twice (by two mounts, or by a
-    /// mount and a tool of this server), naming both, when the namespace is not one a
+    /// [`build`](Self::build) fails when a name or a URI is taken twice (by two mounts, or
+    /// by a mount and an item of this server), naming both, when the namespace is not one a
     /// tool's name may begin with or makes a name longer than 128 characters, and when
     /// the mounted server serves tasks, which a mount does not carry yet.
     ///
@@ -44,20 +48,37 @@ impl Server {
         self
     }
 
-    /// The tools of the mounted servers, as this server lists them, and the servers.
-    pub(super) fn mounted(&self) -> Result<(Vec<MountedTool>, Vec<ToolServer>), ServerError> {
-        let mut tools = Vec::new();
+    /// What the mounted servers serve, as this server holds it: their tools, prompts and
+    /// resources, and the servers.
+    pub(super) fn mounted(&self) -> Result<Mounted, ServerError> {
+        let mut mounted = Mounted::default();
         for (mount, (namespace, server)) in self.mounts.iter().enumerate() {
             mount::check_namespace(namespace)?;
-            tools.extend(mounted_tools(namespace, server, mount)?);
+            mounted
+                .tools
+                .extend(mounted_tools(namespace, server, mount)?);
+            let (shared, name) = (&server.shared, &server.shared.about.name);
+            let mounted_as = format!("in the server `{name}` mounted as `{namespace}`");
+            let catalog = &shared.catalog;
+            (mounted.prompts).extend(catalog.prompts.mounted(
+                namespace,
+                &shared.state,
+                &mounted_as,
+            ));
+            (mounted.resources).extend(catalog.resources.mounted(&shared.state, &mounted_as));
+            mounted.servers.push(server.clone());
         }
-        let servers = self
-            .mounts
-            .iter()
-            .map(|(_, server)| server.clone())
-            .collect();
-        Ok((tools, servers))
+        Ok(mounted)
     }
+}
+
+/// What the mounted servers serve, as the server they are mounted into holds it.
+#[derive(Default)]
+pub(super) struct Mounted {
+    pub(super) tools: Vec<MountedTool>,
+    pub(super) prompts: Vec<MountedEntry<PromptEntry>>,
+    pub(super) resources: Vec<MountedEntry<ResourceEntry>>,
+    pub(super) servers: Vec<ToolServer>,
 }
 
 /// The tools `server` lists now, as the server that mounts it under `namespace`, in the

@@ -432,15 +432,18 @@ impl Server {
             &self.resources,
             &self.settings.state,
         )?;
-        let (mounted, mounts) = self.mounted()?;
-        let catalog = Catalog::new(self.prompts, self.resources)?;
+        let mounted = self.mounted()?;
+        let catalog = Catalog::new(
+            (self.prompts, mounted.prompts),
+            (self.resources, mounted.resources),
+        )?;
         let about = About {
             name: self.name,
             version: self.version,
             instructions: self.instructions,
         };
         // Run-time tools given here are built with the server: found on the fast path.
-        let tools = (entries, self.added, mounted, mounts);
+        let tools = (entries, self.added, mounted.tools, mounted.servers);
         ToolServer::new(tools, catalog, about, self.settings)
     }
 
