@@ -571,3 +571,52 @@ async fn a_mounted_tools_scopes_are_checked_by_the_server_it_is_mounted_into() {
     );
     setup.server.stop().await;
 }
+
+#[tokio::test]
+async fn a_tool_added_to_or_removed_from_a_mounted_server_changes_the_list_it_is_mounted_into() {
+    use std::time::Duration;
+
+    use mcp_tool::testing::TestClient;
+
+    let files = Server::new("files", "1")
+        .tool(fixed("search", "found"))
+        .build()
+        .unwrap();
+    let gateway = Server::new("gateway", "1")
+        .tool(fixed("files_find", "the gateway's own"))
+        .mount("files", files.clone())
+        .build()
+        .unwrap();
+    let client = TestClient::connect(gateway.clone()).await.unwrap();
+    let names = async || -> Vec<String> {
+        let mut names: Vec<String> = client
+            .list()
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|tool| tool.name)
+            .collect();
+        names.sort_unstable();
+        names
+    };
+    assert_eq!(names().await, ["files_find", "files_search"]);
+
+    files.add_tool(fixed("count", "3")).unwrap();
+    assert!(client.tool_list_changed(Duration::from_secs(5)).await);
+    assert_eq!(names().await, ["files_count", "files_find", "files_search"]);
+    assert_eq!(
+        client.call("files_count", json!({})).await.unwrap().text(),
+        "3"
+    );
+
+    assert!(files.remove_tool("search"));
+    assert!(client.tool_list_changed(Duration::from_secs(5)).await);
+    assert_eq!(names().await, ["files_count", "files_find"]);
+    assert!(client.call("files_search", json!({})).await.is_err());
+
+    // A tool whose namespaced name the gateway has already is left out: the gateway's stays.
+    files.add_tool(fixed("find", "the mounted one")).unwrap();
+    assert_eq!(names().await, ["files_count", "files_find"]);
+    let own = client.call("files_find", json!({})).await.unwrap();
+    assert_eq!(own.text(), "the gateway's own");
+}

@@ -56,7 +56,7 @@ macro_rules! answer_call_tool {
         if !$server.shared.mounts.is_empty()
             && let Some(Found::Mounted(tool)) = $server.find(&$request.name)
         {
-            return mounted::call_tool($server, tool, $request, $context).await;
+            return mounted::call_tool($server, &tool, $request, $context).await;
         }
         if let Some(tasks) = &$server.shared.tasks
             && let Some(response) = tasks::call($server, tasks, &mut $request, &$context).await

@@ -460,7 +460,7 @@ fn to_snake_case(name: &str) -> String {
 
 /// The name as a `&'static str`, which a call's [`Context`] gives: each distinct name is
 /// kept once for the life of the process, however often a tool of that name is added.
-fn intern(name: &str) -> &'static str {
+pub(crate) fn intern(name: &str) -> &'static str {
     static NAMES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
     let mut names = NAMES
         .get_or_init(Mutex::default)

@@ -14,7 +14,7 @@
 //! name, without reading the snapshot; a [`Found`] tool is what a call holds.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex, RwLock, Weak};
 use std::time::Duration;
 
 use crate::model::ToolInfo;
@@ -74,8 +74,23 @@ struct Inner {
     /// Every session and stream that wants `notifications/tools/list_changed`, by the
     /// number each is known by.
     listeners: Mutex<Vec<(u64, Arc<dyn Listener>)>>,
+    /// The servers this one is mounted into, each told at once when the list changes.
+    followers: Mutex<Vec<Follower>>,
     /// The number the next listener is known by.
     next_listener: AtomicU64,
+}
+
+/// What a server this one is mounted into does when this list changes: lists the tools
+/// anew. `false` once that server is gone.
+pub(crate) type Follower = Box<dyn Fn(&ToolList) -> bool + Send + Sync>;
+
+/// A handle on a [`ToolList`] that does not keep it.
+pub(crate) struct WeakToolList(Weak<Inner>);
+
+impl WeakToolList {
+    pub(crate) fn upgrade(&self) -> Option<ToolList> {
+        self.0.upgrade().map(|inner| ToolList { inner })
+    }
 }
 
 /// A tool as the table holds it: an attribute tool, or a run-time tool. The initial tools
@@ -84,7 +99,7 @@ pub(crate) enum Tool {
     Attribute(AttributeTool),
     Runtime(CheckedTool),
     /// A tool of a server mounted into this one.
-    Mounted(MountedTool),
+    Mounted(Arc<MountedTool>),
 }
 
 impl Tool {
@@ -118,16 +133,40 @@ impl Tool {
         match self {
             Tool::Attribute(tool) => Found::Attribute(tool),
             Tool::Runtime(tool) => Found::Runtime(RuntimeRef::Initial(tool), None),
-            Tool::Mounted(tool) => Found::Mounted(tool),
+            Tool::Mounted(tool) => Found::Mounted(Arc::clone(tool)),
         }
     }
 }
 
-/// Where a listed tool is: among the initial tools, by position, or added while serving.
+/// Where a listed tool is: among the initial tools, by position, or added while serving,
+/// by a program or by a server mounted into this one.
 #[derive(Clone)]
 pub(crate) enum Place {
     Initial(usize),
     Added(Arc<CheckedTool>),
+    Mounted(Arc<MountedTool>),
+}
+
+impl Place {
+    /// The mounted tool it is, when it is one.
+    fn mounted<'a>(&'a self, initial: &'a [Tool]) -> Option<&'a MountedTool> {
+        match self {
+            Place::Initial(position) => match &initial[*position] {
+                Tool::Mounted(tool) => Some(tool),
+                _ => None,
+            },
+            Place::Mounted(tool) => Some(tool),
+            Place::Added(_) => None,
+        }
+    }
+
+    fn location(&self, initial: &[Tool]) -> String {
+        match self {
+            Place::Initial(position) => initial[*position].location(),
+            Place::Added(tool) => format!("{} (added at run time)", tool.location),
+            Place::Mounted(tool) => tool.location.clone(),
+        }
+    }
 }
 
 /// Where `name` is in `index` (names with their positions, sorted by name): among a few
@@ -159,6 +198,7 @@ impl Snapshot {
         let name = |place: &Place| match place {
             Place::Initial(position) => initial[*position].name(),
             Place::Added(tool) => tool.name,
+            Place::Mounted(tool) => tool.name,
         };
         let mut index: Vec<(&'static str, usize)> = (places.iter().enumerate())
             .map(|(position, place)| (name(place), position))
@@ -168,6 +208,7 @@ impl Snapshot {
             .map(|place| match place {
                 Place::Initial(position) => initial[*position].info().clone(),
                 Place::Added(tool) => tool.info.clone(),
+                Place::Mounted(tool) => tool.info.clone(),
             })
             .collect();
         Self {
@@ -209,7 +250,11 @@ impl ToolList {
         for tool in added {
             initial.push(Tool::Runtime(tool.build(timeout)?));
         }
-        initial.extend(mounted.into_iter().map(Tool::Mounted));
+        initial.extend(
+            mounted
+                .into_iter()
+                .map(|tool| Tool::Mounted(Arc::new(tool))),
+        );
         let mut index: Vec<(&'static str, usize)> = (initial.iter().enumerate())
             .map(|(position, tool)| (tool.name(), position))
             .collect();
@@ -251,6 +296,7 @@ impl ToolList {
                 timeout,
                 listeners: Mutex::new(Vec::new()),
                 next_listener: AtomicU64::new(0),
+                followers: Mutex::new(Vec::new()),
             }),
         })
     }
@@ -277,6 +323,7 @@ impl ToolList {
         match place {
             Place::Initial(position) => self.inner.initial.get(position).map(Tool::found),
             Place::Added(tool) => Some(Found::Runtime(RuntimeRef::Added(tool), None)),
+            Place::Mounted(tool) => Some(Found::Mounted(tool)),
         }
     }
 
@@ -305,12 +352,11 @@ impl ToolList {
     /// server that mounts this one lists of it.
     pub(crate) fn located(&self) -> Vec<(&'static str, ToolInfo, String)> {
         let listed = self.listed();
+        let initial = &self.inner.initial;
         let located = |place: &Place| match place {
-            Place::Initial(position) => {
-                let tool = &self.inner.initial[*position];
-                (tool.name(), tool.location())
-            }
-            Place::Added(tool) => (tool.name, format!("{} (added at run time)", tool.location)),
+            Place::Initial(position) => (initial[*position].name(), place.location(initial)),
+            Place::Added(tool) => (tool.name, place.location(initial)),
+            Place::Mounted(tool) => (tool.name, place.location(initial)),
         };
         (listed.places.iter().zip(listed.infos.iter()))
             .map(|(place, info)| {
@@ -347,10 +393,7 @@ impl ToolList {
             if let Some(existing) = current.find(added.name) {
                 return Err(ServerError::ToolNameTaken {
                     name: added.name.to_owned(),
-                    first: match existing {
-                        Place::Initial(position) => self.inner.initial[*position].location(),
-                        Place::Added(tool) => format!("{} (added at run time)", tool.location),
-                    },
+                    first: existing.location(&self.inner.initial),
                     second: added.location.clone(),
                 });
             }
@@ -359,6 +402,7 @@ impl ToolList {
             *current = Arc::new(Snapshot::new(places, &self.inner.initial));
             self.inner.changed.store(true, Ordering::Release);
         }
+        self.tell_followers();
         self.notify();
         Ok(())
     }
@@ -380,8 +424,63 @@ impl ToolList {
             *current = Arc::new(Snapshot::new(places, &self.inner.initial));
             self.inner.changed.store(true, Ordering::Release);
         }
+        self.tell_followers();
         self.notify();
         true
+    }
+
+    /// Remembers a server this one is mounted into, to tell it at once when the list changes.
+    pub(crate) fn follow(&self, follower: Follower) {
+        let mut followers =
+            (self.inner.followers.lock()).unwrap_or_else(|poisoned| poisoned.into_inner());
+        followers.push(follower);
+    }
+
+    /// A handle on the list that does not keep it.
+    pub(crate) fn downgrade(&self) -> WeakToolList {
+        WeakToolList(Arc::downgrade(&self.inner))
+    }
+
+    /// Tells each server this one is mounted into that the list changed; forgets one gone.
+    fn tell_followers(&self) {
+        let mut followers =
+            (self.inner.followers.lock()).unwrap_or_else(|poisoned| poisoned.into_inner());
+        followers.retain(|follow| follow(self));
+    }
+
+    /// Puts `tools` in the place of the tools of the mount `mount`, listed now, and tells
+    /// every session. A tool whose name another has is left out, and the log says so.
+    pub(crate) fn remount(&self, mount: usize, tools: Vec<MountedTool>) {
+        {
+            let initial = &self.inner.initial;
+            let mut current =
+                (self.inner.current.write()).unwrap_or_else(|poisoned| poisoned.into_inner());
+            let mut places: Vec<Place> = (current.places.iter())
+                .filter(|place| {
+                    place
+                        .mounted(initial)
+                        .is_none_or(|tool| tool.mount != mount)
+                })
+                .cloned()
+                .collect();
+            let kept = Snapshot::new(places.clone(), initial);
+            for tool in tools {
+                if let Some(existing) = kept.find(tool.name) {
+                    tracing::warn!(
+                        tool = tool.name,
+                        first = %existing.location(initial),
+                        second = %tool.location,
+                        "a tool added to a mounted server has the name of another: left out"
+                    );
+                    continue;
+                }
+                places.push(Place::Mounted(Arc::new(tool)));
+            }
+            *current = Arc::new(Snapshot::new(places, initial));
+            self.inner.changed.store(true, Ordering::Release);
+        }
+        self.tell_followers();
+        self.notify();
     }
 
     /// Remembers a session or a stream, to tell it when the list changes, unless it

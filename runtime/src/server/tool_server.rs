@@ -335,7 +335,7 @@ impl ToolServer {
         // A task's call waits on people and outlives requests: it takes no call slot.
         let calls = (self.shared.calls.as_ref())
             .filter(|_| !request.is_some_and(|request| request.runs_as_task()));
-        if let Found::Mounted(tool) = tool {
+        if let Found::Mounted(tool) = &tool {
             return self.run_mounted(tool, arguments, request, calls).await;
         }
         let mut input = CallInput::new(

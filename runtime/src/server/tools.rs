@@ -126,7 +126,7 @@ pub(crate) enum Found<'a> {
     Attribute(&'a AttributeTool),
     Runtime(RuntimeRef<'a>, Option<Arc<CallArguments>>),
     /// A tool of a mounted server, which runs the call itself.
-    Mounted(&'a MountedTool),
+    Mounted(Arc<MountedTool>),
 }
 
 /// A run-time tool found for a call: an initial one, borrowed from the table, or an

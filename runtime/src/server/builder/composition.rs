@@ -4,8 +4,10 @@
 use crate::outcome::error::ServerError;
 use crate::registry::prompt::PromptEntry;
 use crate::registry::resource::ResourceEntry;
+use crate::registry::runtime_tool::intern;
 use crate::server::builder::Server;
 use crate::server::mount::{self, MountedEntry, MountedTool};
+use crate::server::tool_list::ToolList;
 use crate::server::tool_server::ToolServer;
 
 impl Server {
@@ -20,9 +22,10 @@ impl Server {
     /// which see the tool's own name (`search`), as its tool's
     /// [`Context`](crate::Context) does. This server's layers, authorization and scopes
     /// come first and see the name the client called (`files_search`), as for a tool of
-    /// its own; a failure's message names that one too. The tools listed are those the
-    /// mounted server lists when this one is built. Its prompts and resources read its
-    /// state, and are run by this server (its time limit, its layers).
+    /// its own; a failure's message names that one too. A tool added to or removed from
+    /// the mounted server later is added to or removed from this server's list too, and its
+    /// sessions are told. Its prompts and resources read its state, and are run by this
+    /// server (its time limit, its layers).
     ///
     /// [`build`](Self::build) fails when a name or a URI is taken twice (by two mounts, or
     /// by a mount and an item of this server), naming both, when the namespace is not one a
@@ -54,10 +57,18 @@ impl Server {
         let mut mounted = Mounted::default();
         for (mount, (namespace, server)) in self.mounts.iter().enumerate() {
             mount::check_namespace(namespace)?;
-            mounted
-                .tools
-                .extend(mounted_tools(namespace, server, mount)?);
             let (shared, name) = (&server.shared, &server.shared.about.name);
+            if shared.tasks.is_some() {
+                return Err(ServerError::InvalidNamespace {
+                    namespace: namespace.clone(),
+                    problem: format!(
+                        "the server `{name}` mounted there serves tasks, which a mount does not \
+                         carry yet"
+                    ),
+                });
+            }
+            let tools = mounted_tools(namespace, name, &shared.list, mount)?;
+            mounted.tools.extend(tools);
             let mounted_as = format!("in the server `{name}` mounted as `{namespace}`");
             let catalog = &shared.catalog;
             (mounted.prompts).extend(catalog.prompts.mounted(
@@ -81,29 +92,18 @@ pub(super) struct Mounted {
     pub(super) servers: Vec<ToolServer>,
 }
 
-/// The tools `server` lists now, as the server that mounts it under `namespace`, in the
-/// place `mount` among its mounts, lists them.
+/// The tools `list` (of the server `server`) lists now, as the server that mounts it under
+/// `namespace`, in the place `mount` among its mounts, lists them.
 fn mounted_tools(
     namespace: &str,
-    server: &ToolServer,
+    server: &str,
+    list: &ToolList,
     mount: usize,
 ) -> Result<Vec<MountedTool>, ServerError> {
-    let shared = &server.shared;
-    if shared.tasks.is_some() {
-        return Err(ServerError::InvalidNamespace {
-            namespace: namespace.to_owned(),
-            problem: format!(
-                "the server `{}` mounted there serves tasks, which a mount does not carry yet",
-                shared.about.name
-            ),
-        });
-    }
-    let mounted_as = |location: &str| {
-        let name = &shared.about.name;
-        format!("{location}, in the server `{name}` mounted as `{namespace}`")
-    };
+    let mounted_as =
+        |location: &str| format!("{location}, in the server `{server}` mounted as `{namespace}`");
     let mut tools = Vec::new();
-    for (own_name, mut info, location) in shared.list.located() {
+    for (own_name, mut info, location) in list.located() {
         let name = format!("{namespace}{}{own_name}", mount::SEPARATOR);
         if name.len() > mount::MAX_NAME {
             return Err(ServerError::InvalidNamespace {
@@ -118,7 +118,7 @@ fn mounted_tools(
         }
         info.name.clone_from(&name);
         tools.push(MountedTool {
-            name: String::leak(name),
+            name: intern(&name),
             own_name: own_name.to_owned(),
             info,
             location: mounted_as(&location),
@@ -126,4 +126,29 @@ fn mounted_tools(
         });
     }
     Ok(tools)
+}
+
+/// Has every server mounted into `server` (under `namespaces`, in order) tell it when its
+/// tools change, so that it lists them anew and tells its sessions.
+pub(super) fn follow_mounts(server: &ToolServer, namespaces: Vec<String>) {
+    for (mount, (namespace, mounted)) in namespaces
+        .into_iter()
+        .zip(&server.shared.mounts)
+        .enumerate()
+    {
+        let parent = server.shared.list.downgrade();
+        let name = mounted.shared.about.name.clone();
+        mounted.shared.list.follow(Box::new(move |list: &ToolList| {
+            let Some(parent) = parent.upgrade() else {
+                return false;
+            };
+            match mounted_tools(&namespace, &name, list, mount) {
+                Ok(tools) => parent.remount(mount, tools),
+                Err(error) => {
+                    tracing::warn!(%error, "the mounted server's new tools are not listed")
+                }
+            }
+            true
+        }));
+    }
 }

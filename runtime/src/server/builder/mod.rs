@@ -433,6 +433,11 @@ impl Server {
             &self.settings.state,
         )?;
         let mounted = self.mounted()?;
+        let namespaces = self
+            .mounts
+            .iter()
+            .map(|(namespace, _)| namespace.clone())
+            .collect();
         let catalog = Catalog::new(
             (self.prompts, mounted.prompts),
             (self.resources, mounted.resources),
@@ -444,7 +449,9 @@ impl Server {
         };
         // Run-time tools given here are built with the server: found on the fast path.
         let tools = (entries, self.added, mounted.tools, mounted.servers);
-        ToolServer::new(tools, catalog, about, self.settings)
+        let server = ToolServer::new(tools, catalog, about, self.settings)?;
+        composition::follow_mounts(&server, namespaces);
+        Ok(server)
     }
 
     /// Builds the server and serves it over stdin and stdout until the client leaves,
