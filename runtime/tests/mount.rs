@@ -84,7 +84,8 @@ type Seen = Arc<Mutex<Vec<String>>>;
 /// A layer's answer, boxed.
 type Answering = Pin<Box<dyn Future<Output = Response> + Send>>;
 
-/// A layer that writes down the target of every tool call into `seen`.
+/// A layer that writes down the target of every call of a tool, get of a prompt and read
+/// of a resource into `seen`.
 fn recording(
     seen: &Seen,
 ) -> middleware::FromFnLayer<impl Fn(Request, Next) -> Answering + Clone + Send + Sync + 'static> {
@@ -92,7 +93,7 @@ fn recording(
     middleware::from_fn(move |request: Request, next: Next| {
         let seen = Arc::clone(&seen);
         Box::pin(async move {
-            if request.method() == "tools/call" {
+            if ["tools/call", "prompts/get", "resources/read"].contains(&request.method()) {
                 let target = request.target().unwrap_or("-").to_owned();
                 seen.lock().unwrap().push(target);
             }
@@ -272,6 +273,44 @@ async fn mounted_prompts_and_resources_are_served_with_their_servers_state_on_ev
             .await;
         assert_eq!(
             read["result"]["contents"][0]["text"], "Hello: the note todo",
+            "{transport}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_mounted_servers_layers_see_its_prompts_and_resources_by_their_own_names() {
+    for transport in ["stdio", "HTTP session", "stateless HTTP"] {
+        let (parent, child) = (Seen::default(), Seen::default());
+        let no_tools: [&str; 0] = [];
+        let notes = (Server::from_registry("notes", "1").only(no_tools))
+            .state(Greeting("Hello"))
+            .layer(recording(&child))
+            .build()
+            .unwrap();
+        let gateway = (Server::new("gateway", "1").mount("notes", notes)).layer(recording(&parent));
+        let mut client = Transport::one(transport, gateway).await;
+        let params = json!({"name": "notes_welcome", "arguments": {"name": "Ada"}});
+        let got = client.request(1, "prompts/get", params).await;
+        assert_eq!(
+            got["result"]["messages"][0]["content"]["text"], "Say Hello to Ada",
+            "{transport}"
+        );
+        let read = client
+            .request(2, "resources/read", json!({"uri": "notes://todo"}))
+            .await;
+        assert_eq!(
+            read["result"]["contents"][0]["text"], "Hello: the note todo",
+            "{transport}"
+        );
+        assert_eq!(
+            *parent.lock().unwrap(),
+            ["notes_welcome", "notes://todo"],
+            "{transport}"
+        );
+        assert_eq!(
+            *child.lock().unwrap(),
+            ["welcome", "notes://todo"],
             "{transport}"
         );
     }
@@ -619,4 +658,42 @@ async fn a_tool_added_to_or_removed_from_a_mounted_server_changes_the_list_it_is
     assert_eq!(names().await, ["files_count", "files_find"]);
     let own = client.call("files_find", json!({})).await.unwrap();
     assert_eq!(own.text(), "the gateway's own");
+}
+
+#[tokio::test]
+async fn a_server_mounted_into_a_mounted_server_is_served_under_both_namespaces() {
+    use std::time::Duration;
+
+    use mcp_tool::testing::TestClient;
+
+    let inner = Server::new("inner", "1")
+        .tool(fixed("x", "deep"))
+        .build()
+        .unwrap();
+    let middle = Server::new("middle", "1")
+        .mount("b", inner.clone())
+        .build()
+        .unwrap();
+    let top = Server::new("top", "1").mount("a", middle).build().unwrap();
+    let client = TestClient::connect(top).await.unwrap();
+    assert_eq!(client.list().await.unwrap()[0].name, "a_b_x");
+    assert_eq!(
+        client.call("a_b_x", json!({})).await.unwrap().text(),
+        "deep"
+    );
+    let invalid = client.call("a_b_x", json!({"extra": 1})).await.unwrap();
+    assert!(
+        invalid
+            .text()
+            .starts_with("invalid arguments for tool `a_b_x`"),
+        "{}",
+        invalid.text()
+    );
+
+    inner.add_tool(fixed("y", "deeper")).unwrap();
+    assert!(client.tool_list_changed(Duration::from_secs(5)).await);
+    assert_eq!(
+        client.call("a_b_y", json!({})).await.unwrap().text(),
+        "deeper"
+    );
 }

@@ -34,7 +34,6 @@ use crate::protocol::wire;
 use crate::server::catalog;
 use crate::server::scopes::permits;
 use crate::server::tool_server::ToolServer;
-use crate::server::tools::Found;
 
 /// Returns the answer of the server's `answer_` method through the pipeline when a layer
 /// or a subscriber is there to see the request; else the handler goes on.
@@ -53,11 +52,7 @@ macro_rules! piped {
 /// in `answer_call_tool` for the pipeline's end.
 macro_rules! answer_call_tool {
     ($server:ident, $request:ident, $context:ident) => {{
-        if !$server.shared.mounts.is_empty()
-            && let Some(Found::Mounted(tool)) = $server.find(&$request.name)
-        {
-            return mounted::call_tool($server, &tool, $request, $context).await;
-        }
+        mounted::hand_over!($server, tool, $request, $context);
         if let Some(tasks) = &$server.shared.tasks
             && let Some(response) = tasks::call($server, tasks, &mut $request, &$context).await
         {
@@ -387,6 +382,7 @@ impl ToolServer {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
+        mounted::hand_over!(self, prompt, request, context);
         let catalog = &self.shared.catalog;
         let arguments = request.arguments.unwrap_or_default();
         let (state, responses) = (request.request_state.as_deref(), request.input_responses);
@@ -463,6 +459,7 @@ impl ToolServer {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
+        mounted::hand_over!(self, resource, request, context);
         let (state, responses) = (request.request_state.as_deref(), request.input_responses);
         let none = serde_json::Map::new();
         let begun = request_state::begin(

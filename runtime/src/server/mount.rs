@@ -44,6 +44,9 @@ pub(crate) struct MountedEntry<E: 'static> {
     /// The server it comes from and its namespace, for errors:
     /// "in the server `files` mounted as `files`".
     pub(crate) mounted_as: String,
+    /// Which of the mounted servers it comes from, by its place among them, and the name
+    /// (or URI) that server lists it by: a request in a session is handed to it.
+    pub(crate) mount: (usize, &'static str),
 }
 
 /// A namespace clients' rules for names accept: one or more of `A-Z a-z 0-9 _ . -`.

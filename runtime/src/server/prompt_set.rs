@@ -29,15 +29,16 @@ struct BuiltPrompt {
     entry: &'static PromptEntry,
     /// For each parameter, whether its text is read as JSON.
     as_json: Vec<bool>,
-    /// A mounted server's prompt: that server's state, and where it is mounted.
-    mounted: Option<(StateMap, String)>,
+    /// A mounted server's prompt: that server's state, where it is mounted, and the
+    /// mount and name it has there.
+    mounted: Option<(StateMap, String, (usize, &'static str))>,
 }
 
 impl BuiltPrompt {
     /// Where it was made, and under which namespace it is mounted, for errors.
     fn location(&self) -> String {
         match &self.mounted {
-            Some((_, mounted_as)) => format!("{}, {mounted_as}", self.entry.location()),
+            Some((_, mounted_as, _)) => format!("{}, {mounted_as}", self.entry.location()),
             None => self.entry.location(),
         }
     }
@@ -59,7 +60,7 @@ impl Prompts {
         let mut prompts: Vec<BuiltPrompt> = (entries.into_iter())
             .map(|entry| built(entry, entry.name(), None))
             .chain((mounted.into_iter()).map(|mounted| {
-                let origin = Some((mounted.state, mounted.mounted_as));
+                let origin = Some((mounted.state, mounted.mounted_as, mounted.mount));
                 built(mounted.entry, mounted.name, origin)
             }))
             .collect();
@@ -85,14 +86,14 @@ impl Prompts {
     /// the state of the server it comes from (`state`, for this server's own).
     pub(crate) fn mounted(
         &self,
-        namespace: &str,
+        (namespace, mount): (&str, usize),
         state: &StateMap,
         mounted_as: &str,
     ) -> Vec<MountedEntry<PromptEntry>> {
         (self.prompts.iter())
             .map(|prompt| {
                 let (state, from) = match &prompt.mounted {
-                    Some((state, from)) => (state, format!("{from}, {mounted_as}")),
+                    Some((state, from, _)) => (state, format!("{from}, {mounted_as}")),
                     None => (state, mounted_as.to_owned()),
                 };
                 let separator = crate::server::mount::SEPARATOR;
@@ -101,9 +102,20 @@ impl Prompts {
                     name: String::leak(format!("{namespace}{separator}{}", prompt.name)),
                     state: state.clone(),
                     mounted_as: from,
+                    mount: (mount, prompt.name),
                 }
             })
             .collect()
+    }
+
+    /// The mounted server a prompt listed as `name` comes from, by its place among the
+    /// mounts, and its name there; `None` for a prompt of this server's own, or none.
+    pub(crate) fn mount_of(&self, name: &str) -> Option<(usize, &'static str)> {
+        self.find(name)
+            .ok()?
+            .mounted
+            .as_ref()
+            .map(|(.., mount)| *mount)
     }
 
     /// The entry of the prompt listed as `name`.
@@ -142,7 +154,7 @@ impl Prompts {
         // Its function sees its own name; the client reads the name it asked for.
         let subject = Subject::Prompt(prompt.name);
         let scope = match &prompt.mounted {
-            Some((state, _)) => Scope { state, ..scope },
+            Some((state, ..)) => Scope { state, ..scope },
             None => scope,
         };
         invoke::run(subject, spec.name, spec.call, arguments, scope).await

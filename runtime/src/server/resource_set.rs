@@ -37,12 +37,12 @@ struct BuiltTemplate {
 
 /// Where a resource comes from: this server, or a mounted one, whose state it reads and
 /// which is named, with its namespace, in errors.
-type Origin = Option<(StateMap, String)>;
+type Origin = Option<(StateMap, String, usize)>;
 
 /// Where `entry` was made, and under which namespace it is mounted, for errors.
 fn location(entry: &ResourceEntry, origin: &Origin) -> String {
     match origin {
-        Some((_, mounted_as)) => format!("{}, {mounted_as}", entry.location()),
+        Some((_, mounted_as, _)) => format!("{}, {mounted_as}", entry.location()),
         None => entry.location(),
     }
 }
@@ -50,7 +50,7 @@ fn location(entry: &ResourceEntry, origin: &Origin) -> String {
 /// The state a resource of `origin` reads: its server's.
 fn in_scope<'a>(scope: Scope<'a>, origin: &'a Origin) -> Scope<'a> {
     match origin {
-        Some((state, _)) => Scope { state, ..scope },
+        Some((state, ..)) => Scope { state, ..scope },
         None => scope,
     }
 }
@@ -68,8 +68,8 @@ impl Resources {
     ) -> Result<Self, ServerError> {
         // By URI: looked up by halves, and listed in that order.
         entries.sort_by_key(|entry| entry.uri());
-        let mounted = (mounted.into_iter())
-            .map(|mounted| (mounted.entry, Some((mounted.state, mounted.mounted_as))));
+        let mounted =
+            (mounted.into_iter()).map(|m| (m.entry, Some((m.state, m.mounted_as, m.mount.0))));
         let mut resources = Self::default();
         for (entry, origin) in entries
             .into_iter()
@@ -169,6 +169,7 @@ impl Resources {
     /// with the state of the server it comes from (`state`, for this server's own).
     pub(crate) fn mounted(
         &self,
+        mount: usize,
         state: &StateMap,
         mounted_as: &str,
     ) -> Vec<MountedEntry<ResourceEntry>> {
@@ -177,7 +178,7 @@ impl Resources {
         (fixed.chain(templates))
             .map(|(entry, origin)| {
                 let (state, from) = match origin {
-                    Some((state, from)) => (state, format!("{from}, {mounted_as}")),
+                    Some((state, from, _)) => (state, format!("{from}, {mounted_as}")),
                     None => (state, mounted_as.to_owned()),
                 };
                 MountedEntry {
@@ -185,6 +186,7 @@ impl Resources {
                     name: entry.uri(),
                     state: state.clone(),
                     mounted_as: from,
+                    mount: (mount, entry.uri()),
                 }
             })
             .collect()
@@ -228,6 +230,22 @@ impl Resources {
         (self.templates.iter())
             .find(|template| template.template.matches(uri).is_some())
             .map(|template| template.entry)
+    }
+
+    /// The mounted server the resource `uri` reads comes from, by its place among the
+    /// mounts; `None` for a resource of this server's own, or none.
+    pub(crate) fn mount_of(&self, uri: &str) -> Option<usize> {
+        let origin = match self
+            .fixed
+            .binary_search_by(|(entry, _)| entry.uri().cmp(uri))
+        {
+            Ok(found) => &self.fixed[found].1,
+            Err(_) => {
+                let template = (self.templates.iter()).find(|t| t.template.matches(uri).is_some());
+                &template?.origin
+            }
+        };
+        origin.as_ref().map(|(.., mount)| *mount)
     }
 
     /// The template whose URI template is `template`, as a completion names it.

@@ -398,11 +398,11 @@ impl ToolServer {
         }
     }
 
-    /// The server that mounted `tool`, in this handle's session: its session's log level,
-    /// its notifications' way out.
-    pub(crate) fn mounted(&self, tool: &MountedTool) -> ToolServer {
+    /// The server mounted in the place `mount` among this one's mounts, in this handle's
+    /// session: its session's log level, its notifications' way out.
+    pub(crate) fn mounted(&self, mount: usize) -> ToolServer {
         ToolServer {
-            shared: Arc::clone(&self.shared.mounts[tool.mount].shared),
+            shared: Arc::clone(&self.shared.mounts[mount].shared),
             log_filter: self.log_filter.clone(),
             session: self.session,
             piped: false,
@@ -425,7 +425,7 @@ impl ToolServer {
             Some(calls) => calls.acquire().await.ok(),
             None => None,
         };
-        let server = self.mounted(tool);
+        let server = self.mounted(tool.mount);
         let answered = Box::pin(server.run_tool(&tool.own_name, arguments, request)).await;
         match answered {
             Ok(Answer::Failed(message)) => Ok(Answer::Failed(tool.renamed(message))),

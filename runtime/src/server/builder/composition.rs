@@ -24,8 +24,7 @@ impl Server {
     /// come first and see the name the client called (`files_search`), as for a tool of
     /// its own; a failure's message names that one too. A tool added to or removed from
     /// the mounted server later is added to or removed from this server's list too, and its
-    /// sessions are told. Its prompts and resources read its state, and are run by this
-    /// server (its time limit, its layers).
+    /// sessions are told. Its prompts and resources are handed to it the same way.
     ///
     /// [`build`](Self::build) fails when a name or a URI is taken twice (by two mounts, or
     /// by a mount and an item of this server), naming both, when the namespace is not one a
@@ -72,11 +71,15 @@ impl Server {
             let mounted_as = format!("in the server `{name}` mounted as `{namespace}`");
             let catalog = &shared.catalog;
             (mounted.prompts).extend(catalog.prompts.mounted(
-                namespace,
+                (namespace, mount),
                 &shared.state,
                 &mounted_as,
             ));
-            (mounted.resources).extend(catalog.resources.mounted(&shared.state, &mounted_as));
+            (mounted.resources).extend(catalog.resources.mounted(
+                mount,
+                &shared.state,
+                &mounted_as,
+            ));
             mounted.servers.push(server.clone());
         }
         Ok(mounted)
