@@ -119,20 +119,12 @@ impl Resources {
     /// The fixed resources sorted by URI, with their listing; two at one URI, or two
     /// templates of one URI template, are an error naming both.
     fn sorted(&mut self) -> Result<(), ServerError> {
-        let mut order: Vec<usize> = (0..self.fixed.len()).collect();
-        order.sort_by_key(|&at| self.fixed[at].0.uri());
-        let mut fixed = std::mem::take(&mut self.fixed)
-            .into_iter()
-            .map(Some)
-            .collect::<Vec<_>>();
-        let mut infos = std::mem::take(&mut self.infos)
-            .into_iter()
-            .map(Some)
-            .collect::<Vec<_>>();
-        for at in order {
-            self.fixed.extend(fixed[at].take());
-            self.infos.extend(infos[at].take());
-        }
+        let mut fixed: Vec<_> = (std::mem::take(&mut self.fixed).into_iter())
+            .zip(std::mem::take(&mut self.infos))
+            .collect();
+        // Stable: at one URI, a resource of this server's own comes first.
+        fixed.sort_by_key(|((entry, _), _)| entry.uri());
+        (self.fixed, self.infos) = fixed.into_iter().unzip();
         let conflict = |kind, name: &str, first: String, second: String| {
             Err(ServerError::MountConflict {
                 kind,
