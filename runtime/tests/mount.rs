@@ -533,3 +533,66 @@ async fn a_server_mounted_into_a_mounted_server_is_served_under_both_namespaces(
         "deeper"
     );
 }
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_mounted_calls_span_names_the_tool_as_called_and_its_servers_span_its_own_name() {
+    use tracing_subscriber::fmt::format::FmtSpan;
+
+    let log = common::log::Captured::default();
+    let writer = log.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_writer(mcp_tool::logging::masked(move || writer.clone()))
+        .with_ansi(false)
+        .with_span_events(FmtSpan::CLOSE)
+        .with_env_filter(tracing_subscriber::EnvFilter::new("mcp_tool::request=info"))
+        .finish();
+    let _guard = tracing::subscriber::set_default(subscriber);
+    let mut client = Transport::one("stdio", gateway(&Seen::default(), &Seen::default())).await;
+    client.call(1, "files_greet", json!({"name": "Ada"})).await;
+    let text = log.text();
+    let closed: Vec<&str> = (text.lines())
+        .filter(|line| line.contains(r#"mcp.method.name="tools/call""#))
+        .collect();
+    // The mounted server's span closes first, inside the one of the request.
+    assert_eq!(closed.len(), 2, "{text}");
+    let (inner, outer) = (closed[0], closed[1]);
+    assert!(
+        outer.contains(r#"gen_ai.tool.name="files_greet""#),
+        "{outer}"
+    );
+    assert!(!outer.contains(r#"gen_ai.tool.name="greet""#), "{outer}");
+    assert!(inner.contains(r#"gen_ai.tool.name="greet""#), "{inner}");
+}
+
+#[tokio::test]
+async fn the_call_limit_of_the_server_holds_its_mounted_servers_calls_too() {
+    use std::time::{Duration, Instant};
+
+    use mcp_tool::testing::TestClient;
+
+    let nap = RuntimeTool::new("nap", "Sleeps 200 ms.").handler(|args: Arguments| async move {
+        args.finish()?;
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        Ok::<_, ToolError>("rested")
+    });
+    let naps = Server::new("naps", "1").tool(nap).build().unwrap();
+    let gateway = Server::new("gateway", "1")
+        .mount("naps", naps)
+        .max_concurrent_calls(1);
+    let client = TestClient::connect(gateway.build().unwrap()).await.unwrap();
+    let started = Instant::now();
+    let (one, two) = tokio::join!(
+        client.call("naps_nap", json!({})),
+        client.call("naps_nap", json!({}))
+    );
+    assert_eq!(
+        (one.unwrap().text(), two.unwrap().text()),
+        ("rested".into(), "rested".into())
+    );
+    // One at a time: the second waited for the first.
+    assert!(
+        started.elapsed() >= Duration::from_millis(400),
+        "{:?}",
+        started.elapsed()
+    );
+}
