@@ -187,8 +187,18 @@ fn without_path_the_crate_depends_on_the_checkout_it_was_built_from() {
         manifest["dependencies"]["mcp-tool"]["path"].as_str(),
         runtime.to_str()
     );
+    // Resolved for this machine's platform: the packages of other platforms (Android's,
+    // Windows') are never downloaded by a build here, so an offline resolution of every
+    // platform would ask for what no step fetched.
+    let host = Command::new("rustc").arg("-vV").output().unwrap();
+    let host = String::from_utf8_lossy(&host.stdout);
+    let host = host
+        .lines()
+        .find_map(|line| line.strip_prefix("host: "))
+        .expect("rustc -vV names the host");
     let resolved = Command::new(env!("CARGO"))
         .args(["metadata", "--format-version", "1", "--offline"])
+        .args(["--filter-platform", host])
         .current_dir(&folder)
         .output()
         .unwrap();
