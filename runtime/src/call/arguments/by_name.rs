@@ -422,6 +422,24 @@ mod tests {
     }
 
     #[test]
+    fn debug_shows_the_names_of_the_arguments_never_their_values() {
+        let secret = "sk-live-4f9a8b7c6d5e4f3a2b1c";
+        let mut args = arguments(
+            serde_json::json!({ "api_key": secret, "nested": { "token": secret } }),
+            &["api_key"],
+        );
+        let _ = args.optional_str("missing");
+        for shown in [format!("{args:?}"), format!("{:?}", args.call())] {
+            assert!(!shown.contains(secret), "{shown}");
+            assert!(!shown.contains("4f9a8b"), "{shown}");
+            assert!(
+                shown.contains("api_key") && shown.contains("nested"),
+                "{shown}"
+            );
+        }
+    }
+
+    #[test]
     fn a_name_read_twice_leaves_no_other_argument_unread() {
         let mut args = arguments(serde_json::json!({ "a": 1, "z": 2 }), &["a"]);
         assert_eq!(args.required_i64("a"), 1);
