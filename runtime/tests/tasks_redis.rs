@@ -12,8 +12,6 @@
 
 mod common;
 
-use std::net::TcpListener;
-use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -24,6 +22,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use common::redis::Redis;
 use common::tasks::{request, until};
 
 #[derive(Deserialize, JsonSchema)]
@@ -55,59 +54,6 @@ async fn crawl(ctx: Context) -> String {
 async fn index(millis: u64) -> String {
     tokio::time::sleep(Duration::from_millis(millis)).await;
     format!("indexed in {millis} ms")
-}
-
-/// A `redis-server` of the test's own, on a free port; stopped when dropped.
-struct Redis {
-    child: Child,
-    url: String,
-}
-
-impl Redis {
-    fn start() -> Option<Self> {
-        let binary = std::env::var("REDIS_SERVER").unwrap_or_else(|_| "redis-server".to_owned());
-        let port = TcpListener::bind("127.0.0.1:0")
-            .and_then(|listener| listener.local_addr())
-            .expect("a free port")
-            .port();
-        let spawned = Command::new(&binary)
-            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
-            .args(["--save", "", "--appendonly", "no"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn();
-        let child = match spawned {
-            Ok(child) => child,
-            Err(error) => {
-                let why = format!(
-                    "cannot start {binary} ({error}): install it with scripts/setup-redis.sh"
-                );
-                assert!(!common::under_ci(), "{why}");
-                eprintln!("SKIPPED: {why}");
-                return None;
-            }
-        };
-        let redis = Self {
-            child,
-            url: format!("redis://127.0.0.1:{port}"),
-        };
-        let began = Instant::now();
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(
-                began.elapsed() < Duration::from_secs(10),
-                "redis-server did not listen on {port} within 10 s"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        Some(redis)
-    }
-}
-
-impl Drop for Redis {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 fn replica(redis: &Redis) -> Server {

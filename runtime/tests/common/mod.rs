@@ -11,6 +11,8 @@ pub mod http;
 #[cfg(feature = "auth")]
 pub mod issuer;
 pub mod log;
+#[cfg(feature = "redis")]
+pub mod redis;
 pub mod table_store;
 pub mod tasks;
 
