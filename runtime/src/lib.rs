@@ -135,6 +135,8 @@ pub mod middleware {
         Audit, AuditLayer, BoxError, FromFn, FromFnLayer, Next, RateLimit, RateLimitKey,
         RateLimitLayer, Request, Response, ResponseLimit, ResponseLimitLayer, Transport, from_fn,
     };
+    #[cfg(feature = "redis")]
+    pub use crate::server::pipeline::{RedisFailure, RedisLimits, RedisUrlError};
 
     /// The futures of the built-in layers' services, named so that a stack of them is
     /// one type, boxed nowhere: [`RateLimitFuture`](crate::middleware::future::RateLimitFuture),

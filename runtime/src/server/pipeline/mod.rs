@@ -26,6 +26,8 @@ mod handling;
 mod layers;
 mod next;
 mod rate_limit;
+#[cfg(feature = "redis")]
+mod redis_limits;
 mod response_limit;
 pub(crate) mod spans;
 
@@ -38,6 +40,8 @@ pub(crate) use handling::handler;
 pub(crate) use layers::Layers;
 pub use next::Next;
 pub use rate_limit::{RateLimit, RateLimitFuture, RateLimitKey, RateLimitLayer};
+#[cfg(feature = "redis")]
+pub use redis_limits::{RedisFailure, RedisLimits, RedisUrlError};
 pub use response_limit::{ResponseLimit, ResponseLimitFuture, ResponseLimitLayer};
 
 /// The error a `tower` layer may fail a request with; it is answered as a JSON-RPC error.
