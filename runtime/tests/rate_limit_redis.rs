@@ -13,6 +13,7 @@ use std::convert::Infallible;
 use std::io::{Read as _, Write as _};
 use std::time::{Duration, Instant};
 
+use http_body_util::BodyExt as _;
 use mcp_tool::middleware::{
     RateLimitKey, RateLimitLayer, RedisFailure, RedisLimits, Request, Response,
 };
@@ -23,6 +24,7 @@ use tower::util::BoxCloneSyncService;
 use tower::{ServiceBuilder, ServiceExt as _, service_fn};
 
 use common::RawClient;
+use common::http::Running;
 use common::log::Captured;
 use common::redis::Redis;
 
@@ -174,6 +176,54 @@ async fn two_servers_given_one_redis_share_the_count() {
     }
     println!(
         "two servers served {count} of {} calls limited to {N}",
+        3 * N
+    );
+    assert_eq!(count, N);
+}
+
+/// Calls `add` on the stateless HTTP server at `url` and tells whether it was served.
+async fn add_at(url: &str, id: u64) -> bool {
+    let message = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": "add", "arguments": {"a": 1, "b": 2}}});
+    let response = common::http::send(http::Method::POST, url, &[], message.to_string()).await;
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    let text = String::from_utf8_lossy(&body);
+    let data = (text.lines())
+        .find_map(|line| {
+            line.strip_prefix("data: ")
+                .filter(|data| data.starts_with('{'))
+        })
+        .unwrap_or(&text);
+    let reply: serde_json::Value = serde_json::from_str(data).unwrap();
+    if reply["error"].is_object() {
+        assert_eq!(reply["error"]["code"], -32000, "{reply}");
+        return false;
+    }
+    assert_eq!(reply["result"]["structuredContent"]["result"], 3, "{reply}");
+    true
+}
+
+#[tokio::test]
+async fn two_http_servers_given_one_redis_share_the_count_of_a_client_address() {
+    let Some(redis) = Redis::start() else { return };
+    const N: u64 = 5;
+    let mut running = Vec::new();
+    for _ in 0..2 {
+        let limits = RedisLimits::new(&redis.url).unwrap().with_prefix("http:");
+        let limit = RateLimitLayer::per_minute(N as u32).keyed_by(RateLimitKey::ClientAddress);
+        let server = Server::from_registry("replica", "1")
+            .stateless(true)
+            .layer(limit.shared_in(limits))
+            .build()
+            .unwrap();
+        running.push(Running::start(server).await);
+    }
+    let mut count = 0;
+    for id in 1..=3 * N {
+        count += u64::from(add_at(&running[(id % 2) as usize].url(), id).await);
+    }
+    println!(
+        "two HTTP servers served {count} of {} calls limited to {N}",
         3 * N
     );
     assert_eq!(count, N);
