@@ -7,6 +7,7 @@ use crate::dev::{DevOptions, ReloadOptions};
 use crate::install::{InstallOptions, UninstallOptions};
 use crate::list::ListOptions;
 use crate::new_crate::NewOptions;
+use crate::publish::PublishOptions;
 
 /// Install, list, call and start MCP servers written with mcp-tool.
 #[derive(Debug, Parser)]
@@ -32,6 +33,9 @@ pub(crate) enum Command {
     /// Build the server and serve it under the MCP Inspector, rebuilding and swapping it
     /// each time a source file changes.
     Dev(DevOptions),
+    /// Write the MCP registry's `server.json` for the crate's server, check the README's
+    /// `mcp-name:` line, and print the commands that publish it.
+    Publish(PublishOptions),
     /// The reloading server that `dev` starts under the Inspector.
     #[command(hide = true)]
     Reload(ReloadOptions),

@@ -1,7 +1,8 @@
 //! `cargo mcp-tool`: the developer's loop for MCP servers written with
 //! [mcp-tool](https://crates.io/crates/mcp-tool). `install` writes a server into an MCP
 //! client's configuration, `list` and `call` try its tools from the terminal, `dev` serves
-//! it under the MCP Inspector and rebuilds it on every change, `new` starts a crate.
+//! it under the MCP Inspector and rebuilds it on every change, `new` starts a crate, `publish`
+//! writes the MCP registry's `server.json` for it.
 #![warn(missing_debug_implementations, unreachable_pub)]
 
 mod call;
@@ -17,7 +18,9 @@ mod list;
 mod new_crate;
 mod paths;
 mod project;
+mod publish;
 mod reload;
+mod server_json;
 mod session;
 
 use std::process::ExitCode;
@@ -39,6 +42,7 @@ fn main() -> ExitCode {
         Command::List(options) => list::list(options),
         Command::New(options) => new_crate::new(options),
         Command::Dev(options) => dev::dev(options),
+        Command::Publish(options) => publish::publish(options),
         Command::Reload(options) => dev::reload(options),
         Command::Call(options) => match call::call(options) {
             Ok(call::Outcome::Succeeded) => Ok(()),
