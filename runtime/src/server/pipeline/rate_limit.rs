@@ -41,7 +41,7 @@ pub enum RateLimitKey {
 /// to wait, also as `data.retryAfterSeconds`; notifications are never counted. Over stdio,
 /// the one client is one caller. Its service is [`RateLimit`]; the count is shared by
 /// every service the layer makes, in this process's memory, or, given
-/// [`shared_in`](Self::shared_in) a Redis (feature `redis`), by every replica given the
+/// `shared_in` a Redis (feature `redis`), by every replica given the
 /// same Redis and prefix, at one round trip to Redis a request counted.
 ///
 /// ```standalone_crate
