@@ -11,9 +11,9 @@
   and no file under `runtime/src` allows either away.
 - Only `runtime/src/protocol/` speaks rmcp (`rmcp::` in its code), besides the
   re-export in `lib.rs` and the in-memory test client in `runtime/src/testing/`.
-- No two source files of the runtime have one name in different folders (`mod.rs`
-  aside, and a file named after the `model/` type it serves, as `registry/prompt.rs`
-  serves `model/prompt.rs`): a name says what a file holds, once.
+- No two modules of the runtime have one name in different folders, files and folders
+  alike (a folder's `mod.rs` counted as the folder; `x.rs` beside its folder `x/` is
+  one module; unit-test modules named `tests` aside): a name says what it holds, once.
 - No folder of `runtime/src` or `macros/src` has an import circle among its children
   (modules that import each other, directly or in a ring), read from `crate::` and
   `super::` paths and `use crate::{...}` groups, test code left out.
@@ -80,15 +80,17 @@ def functions(lines):
 
 
 def same_names(base):
-    """Files of one name in different folders of `base`, but `mod.rs` and `model/`'s."""
+    """Modules of one name in different folders of `base`: a file's stem, a folder's name
+    (its `mod.rs`, or an `x.rs` beside it, being the same module), `tests` aside."""
     seen = {}
     for path in sources(base):
-        seen.setdefault(os.path.basename(path), []).append(os.path.relpath(path, base))
-    model = {os.path.basename(p) for p in sources(os.path.join(base, "model"))}
+        module = module_of(os.path.relpath(path, base))
+        if module and module[-1] != "tests":
+            seen.setdefault(module[-1], set()).add(os.sep.join(module))
     return [
-        (name, paths)
+        (name, sorted(paths))
         for name, paths in sorted(seen.items())
-        if len(paths) > 1 and name != "mod.rs" and name not in model
+        if len(paths) > 1
     ]
 
 
@@ -289,7 +291,7 @@ def main():
                 problems.append(f"{rel}: uses rmcp, which only runtime/src/protocol/ may")
     problems += missing_lints(ROOT)
     for name, paths in same_names(RUNTIME):
-        problems.append(f"runtime/src: {len(paths)} files named {name}: {', '.join(paths)}")
+        problems.append(f"runtime/src: {len(paths)} modules named {name}: {', '.join(paths)}")
     for base in (RUNTIME, MACROS):
         for folder, ring in circles(base):
             rel = os.path.relpath(base, ROOT)

@@ -243,7 +243,7 @@ pub use crate::outcome::failure::IntoFailure;
 pub use crate::outcome::output::{IntoContent, Structured, ToolOutput};
 #[cfg(feature = "http")]
 pub use crate::protocol::http::{HttpBody, HttpService};
-pub use crate::registry::prompt::IntoPrompt;
+pub use crate::registry::prompt_entry::IntoPrompt;
 pub use crate::registry::resource::IntoResource;
 pub use crate::registry::runtime_handler::RuntimeHandler;
 pub use crate::registry::runtime_tool::RuntimeTool;
@@ -374,7 +374,7 @@ pub mod __private {
     };
     pub use crate::protocol::wire::decode_message;
     pub use crate::registry::completion::{Completer, suggestions};
-    pub use crate::registry::prompt::{PromptEntry, PromptSpec, prompt_reply};
+    pub use crate::registry::prompt_entry::{PromptEntry, PromptSpec, prompt_reply};
     pub use crate::registry::resource::{
         Address, ResourceEntry, ResourceReply, ResourceSpec, resource_reply,
     };

@@ -102,17 +102,23 @@ def test_the_lints_on_debug_and_pub_are_kept(tmp_path: Path) -> None:
     )
 
 
-def test_two_files_of_one_name_are_named_unless_named_after_a_model_type(tmp_path: Path) -> None:
+def test_two_modules_of_one_name_are_named_files_and_folders_alike(tmp_path: Path) -> None:
     root = copy_sources(tmp_path)
     src = root / "runtime" / "src"
     (src / "server" / "lines.rs").write_text("// a second lines.rs\n")
-    # Named after model/prompt.rs, which it would serve: allowed.
-    (src / "call" / "prompt.rs").write_text("// serves model/prompt.rs\n")
+    # A file named after a model/ type is a second module of that name too.
+    (src / "call" / "prompt.rs").write_text("// beside model/prompt.rs\n")
+    # A folder is the module its mod.rs is: a file of its name elsewhere clashes.
+    (src / "server" / "wire.rs").write_text("// beside protocol/wire/\n")
+    # A unit-test module is named `tests` wherever it is.
+    (src / "server" / "tests.rs").write_text("// unit tests\n")
     run = check(root)
     assert run.returncode == 1
-    assert "layout: runtime/src: 2 files named lines.rs: " in run.stderr
-    assert "prompt.rs" not in run.stderr
-    assert run.stdout.splitlines()[-1] == "layout: 1 problems"
+    assert "layout: runtime/src: 2 modules named lines: " in run.stderr
+    assert "layout: runtime/src: 2 modules named prompt: " in run.stderr
+    assert "layout: runtime/src: 2 modules named wire: protocol/wire, server/wire" in run.stderr
+    assert "named tests" not in run.stderr
+    assert run.stdout.splitlines()[-1] == "layout: 3 problems"
 
 
 def test_an_import_circle_inside_a_folder_is_named(tmp_path: Path) -> None:

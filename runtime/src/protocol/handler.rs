@@ -29,7 +29,7 @@ use crate::protocol::mounted;
 use crate::protocol::peer_listeners::{PeerListener, StreamListener};
 use crate::protocol::peer_session::Served;
 use crate::protocol::request_state;
-use crate::protocol::tasks;
+use crate::protocol::task_methods;
 use crate::protocol::wire;
 use crate::server::catalog;
 use crate::server::scopes::permits;
@@ -54,7 +54,8 @@ macro_rules! answer_call_tool {
     ($server:ident, $request:ident, $context:ident) => {{
         mounted::hand_over!($server, tool, $request, $context);
         if let Some(tasks) = &$server.shared.tasks
-            && let Some(response) = tasks::call($server, tasks, &mut $request, &$context).await
+            && let Some(response) =
+                task_methods::call($server, tasks, &mut $request, &$context).await
         {
             return response;
         }
@@ -338,7 +339,13 @@ impl ToolServer {
         request: GetTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, ErrorData> {
-        tasks::get(self, self.tasks()?, request, &tasks::Asker::of(&context)).await
+        task_methods::get(
+            self,
+            self.tasks()?,
+            request,
+            &task_methods::Asker::of(&context),
+        )
+        .await
     }
 
     async fn answer_update_task(
@@ -346,7 +353,13 @@ impl ToolServer {
         request: UpdateTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        tasks::update(self, self.tasks()?, request, &tasks::Asker::of(&context)).await
+        task_methods::update(
+            self,
+            self.tasks()?,
+            request,
+            &task_methods::Asker::of(&context),
+        )
+        .await
     }
 
     async fn answer_cancel_task(
@@ -354,7 +367,13 @@ impl ToolServer {
         request: CancelTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        tasks::cancel(self, self.tasks()?, request, &tasks::Asker::of(&context)).await
+        task_methods::cancel(
+            self,
+            self.tasks()?,
+            request,
+            &task_methods::Asker::of(&context),
+        )
+        .await
     }
 
     async fn answer_list_prompts(

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use rmcp::model as sdk;
 
 use crate::protocol::bridge::{self, Extras};
-use crate::registry::prompt::PromptEntry;
+use crate::registry::prompt_entry::PromptEntry;
 use crate::registry::resource::ResourceEntry;
 use crate::server::catalog::Catalog;
 use crate::server::tool_list::Snapshot;

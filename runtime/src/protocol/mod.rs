@@ -23,5 +23,5 @@ pub(crate) mod piped;
 pub(crate) mod questions;
 pub(crate) mod request_state;
 pub(crate) mod stdio;
-pub(crate) mod tasks;
+pub(crate) mod task_methods;
 pub(crate) mod wire;

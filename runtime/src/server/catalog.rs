@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use crate::model::{Completion, PromptResult, ResourceContents};
 use crate::outcome::error::{CallError, ServerError};
-use crate::registry::prompt::PromptEntry;
+use crate::registry::prompt_entry::PromptEntry;
 use crate::registry::resource::ResourceEntry;
 use crate::server::derived::Derived;
 use crate::server::invoke::Scope;

@@ -11,7 +11,7 @@ use crate::outcome::failure_report::Subject;
 use crate::outcome::masking;
 use crate::outcome::suggest;
 use crate::registry::completion;
-use crate::registry::prompt::PromptEntry;
+use crate::registry::prompt_entry::PromptEntry;
 use crate::server::invoke::{self, Scope};
 use crate::server::mount::MountedEntry;
 

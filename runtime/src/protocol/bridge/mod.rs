@@ -16,18 +16,20 @@ use crate::outcome::error::{CallError, INVALID_PARAMS};
 use crate::outcome::output::ToolReply;
 use crate::server::tool_server::Answer;
 
-mod elicitation;
+mod create_elicitation;
+mod create_message;
 mod listing;
-mod sampling;
 
-pub(crate) use elicitation::{elicit_request, elicit_result, elicitation, elicitation_request};
+pub(crate) use create_elicitation::{
+    elicit_request, elicit_result, elicitation, elicitation_request,
+};
+pub(crate) use create_message::{
+    create_message_params, create_message_result, sampling_request, sampling_response,
+};
 pub(crate) use listing::{
     Extras, complete_result, completion, get_prompt_result, prompt_info, prompt_result,
     read_contents, read_result, resource_info, sdk_prompt, sdk_resource, sdk_template,
     template_info,
-};
-pub(crate) use sampling::{
-    create_message_params, create_message_result, sampling_request, sampling_response,
 };
 
 impl From<ToolResult> for sdk::CallToolResult {

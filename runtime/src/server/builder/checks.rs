@@ -7,7 +7,7 @@ use super::Server;
 use crate::call::state::StateMap;
 use crate::outcome::error::ServerError;
 use crate::outcome::suggest;
-use crate::registry::prompt::PromptEntry;
+use crate::registry::prompt_entry::PromptEntry;
 use crate::registry::resource::ResourceEntry;
 use crate::registry::tool::ToolEntry;
 use crate::server::tool_list::ToolList;

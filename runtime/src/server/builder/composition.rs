@@ -2,7 +2,7 @@
 //! under a namespace.
 
 use crate::outcome::error::ServerError;
-use crate::registry::prompt::PromptEntry;
+use crate::registry::prompt_entry::PromptEntry;
 use crate::registry::resource::ResourceEntry;
 use crate::registry::runtime_tool::intern;
 use crate::server::builder::Server;

@@ -6,7 +6,7 @@ use tokio::sync::Semaphore;
 
 use crate::outcome::error::ServerError;
 use crate::outcome::failure_report::Detail;
-use crate::registry::prompt::{self, PromptEntry};
+use crate::registry::prompt_entry::{self, PromptEntry};
 use crate::registry::resource::{self, ResourceEntry};
 use crate::registry::runtime_tool::RuntimeTool;
 use crate::registry::tool::{self as registry, ToolEntry};
@@ -15,12 +15,12 @@ use crate::server::settings::{Rounds, Settings};
 use crate::server::tool_server::{About, ToolServer};
 
 #[cfg(feature = "http")]
-mod authorization;
+mod authorization_options;
 mod checks;
 mod composition;
 #[cfg(feature = "http")]
-mod http;
-mod tasks;
+mod http_options;
+mod task_options;
 mod user_layers;
 
 use checks::{check_states, check_unique};
@@ -69,7 +69,7 @@ impl Server {
     pub fn from_registry(name: impl Into<String>, version: impl Into<String>) -> Self {
         Self {
             entries: registry::registered(),
-            prompts: prompt::registered_prompts(),
+            prompts: prompt_entry::registered_prompts(),
             resources: resource::registered_resources(),
             from_registry: true,
             ..Self::new(name, version)

@@ -1,6 +1,6 @@
 //! A running task's life in the store: watched until it outlives its time to live, its
 //! questions and progress written as they change, and its end written once. The wire
-//! shapes stay in `protocol/tasks`, which hands over a question's JSON and the end in
+//! shapes stay in `protocol/task_methods`, which hands over a question's JSON and the end in
 //! this crate's terms ([`Ending`]).
 
 use std::sync::Arc;

@@ -10,7 +10,7 @@
 //! This folder keeps the records ([`Record`], public so that a user's [`TaskStore`] can
 //! keep them), their stores ([`MemoryStore`], and `RedisStore` with the feature `redis`),
 //! the tasks this process runs and their life in the store (`lifecycle.rs`: watched,
-//! their progress and their end written); `protocol/tasks` runs a task's call and speaks
+//! their progress and their end written); `protocol/task_methods` runs a task's call and speaks
 //! the wire. A record keeps a result and the questions as the JSON the protocol wrote,
 //! private to the crate: a store keeps the record whole.
 
