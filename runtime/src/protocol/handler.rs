@@ -29,7 +29,7 @@ use crate::protocol::mounted;
 use crate::protocol::peer_listeners::{PeerListener, StreamListener};
 use crate::protocol::peer_session::Served;
 use crate::protocol::request_state;
-use crate::protocol::task_methods;
+use crate::protocol::task_methods::{self, Asker};
 use crate::protocol::wire;
 use crate::server::catalog;
 use crate::server::scopes::permits;
@@ -339,13 +339,7 @@ impl ToolServer {
         request: GetTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, ErrorData> {
-        task_methods::get(
-            self,
-            self.tasks()?,
-            request,
-            &task_methods::Asker::of(&context),
-        )
-        .await
+        task_methods::get(self, self.tasks()?, request, &Asker::of(&context)).await
     }
 
     async fn answer_update_task(
@@ -353,13 +347,7 @@ impl ToolServer {
         request: UpdateTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        task_methods::update(
-            self,
-            self.tasks()?,
-            request,
-            &task_methods::Asker::of(&context),
-        )
-        .await
+        task_methods::update(self, self.tasks()?, request, &Asker::of(&context)).await
     }
 
     async fn answer_cancel_task(
@@ -367,13 +355,7 @@ impl ToolServer {
         request: CancelTaskParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        task_methods::cancel(
-            self,
-            self.tasks()?,
-            request,
-            &task_methods::Asker::of(&context),
-        )
-        .await
+        task_methods::cancel(self, self.tasks()?, request, &Asker::of(&context)).await
     }
 
     async fn answer_list_prompts(
