@@ -9,18 +9,13 @@ mod common;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 
-use bytes::Bytes;
-use http_body_util::{BodyExt as _, Full};
-use hyper_util::client::legacy::Client;
-use hyper_util::rt::TokioExecutor;
 use mcp_tool::middleware::{self, Next, Request, Response};
 use mcp_tool::{
     Arguments, Context, RuntimeTool, Server, State, ToolError, mcp_prompt, mcp_resource, mcp_tool,
 };
-use serde_json::{Value, json};
+use serde_json::json;
 
-use common::RawClient;
-use common::http::Running;
+use common::transport::Transport;
 
 struct Greeting(&'static str);
 
@@ -314,107 +309,6 @@ async fn the_mounted_servers_layers_see_its_prompts_and_resources_by_their_own_n
             "{transport}"
         );
     }
-}
-
-/// Where a request is sent: one stdio session, one HTTP session, or stateless HTTP.
-enum Transport {
-    Stdio(RawClient),
-    Session { running: Running, session: String },
-    Stateless(Running),
-}
-
-impl Transport {
-    /// Every transport, each serving what `make` builds.
-    async fn all(make: impl Fn() -> Server) -> Vec<(&'static str, Self)> {
-        let mut all = Vec::new();
-        for transport in ["stdio", "HTTP session", "stateless HTTP"] {
-            all.push((transport, Self::one(transport, make()).await));
-        }
-        all
-    }
-
-    /// The transport named `name`, serving `server`.
-    async fn one(name: &str, server: Server) -> Self {
-        match name {
-            "stdio" => Transport::Stdio(RawClient::start(server.build().unwrap()).await),
-            "HTTP session" => {
-                let running = Running::start(server.build().unwrap()).await;
-                let initialize = json!({
-                    "jsonrpc": "2.0", "id": 0, "method": "initialize",
-                    "params": {
-                        "protocolVersion": "2025-11-25", "capabilities": {},
-                        "clientInfo": {"name": "test", "version": "1"}
-                    }
-                });
-                let (_, session, _) = post(&running.url(), None, &initialize).await;
-                let session = session.expect("a session is opened");
-                let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-                post(&running.url(), Some(&session), &initialized).await;
-                Transport::Session { running, session }
-            }
-            _ => {
-                Transport::Stateless(Running::start(server.stateless(true).build().unwrap()).await)
-            }
-        }
-    }
-
-    /// The reply to a request of `method` with `params`.
-    async fn request(&mut self, id: u64, method: &str, params: Value) -> Value {
-        let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
-        match self {
-            Transport::Stdio(client) => {
-                client.send(&message.to_string()).await;
-                loop {
-                    let reply = client.receive().await;
-                    if reply["id"] == id {
-                        return reply;
-                    }
-                }
-            }
-            Transport::Session { running, session } => {
-                post(&running.url(), Some(session), &message).await.2
-            }
-            Transport::Stateless(running) => post(&running.url(), None, &message).await.2,
-        }
-    }
-
-    async fn call(&mut self, id: u64, tool: &str, arguments: Value) -> Value {
-        let params = json!({"name": tool, "arguments": arguments});
-        self.request(id, "tools/call", params).await
-    }
-}
-
-/// POSTs `message`: the status, the session the reply names, and the reply (read from
-/// the first event of a stream).
-async fn post(url: &str, session: Option<&str>, message: &Value) -> (u16, Option<String>, Value) {
-    let mut request = http::Request::post(url)
-        .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2025-11-25");
-    if let Some(session) = session {
-        request = request.header("mcp-session-id", session);
-    }
-    let request = request
-        .body(Full::new(Bytes::from(message.to_string())))
-        .unwrap();
-    let client = Client::builder(TokioExecutor::new()).build_http();
-    let response = client.request(request).await.expect("the server answers");
-    let status = response.status().as_u16();
-    let session =
-        (response.headers().get("mcp-session-id")).map(|value| value.to_str().unwrap().to_owned());
-    let body = response.into_body().collect().await.unwrap().to_bytes();
-    let text = String::from_utf8_lossy(&body);
-    let text = (text.lines())
-        .find_map(|line| {
-            line.strip_prefix("data: ")
-                .filter(|data| data.starts_with('{'))
-        })
-        .unwrap_or(&text);
-    (
-        status,
-        session,
-        serde_json::from_str(text).unwrap_or(Value::Null),
-    )
 }
 
 #[cfg(feature = "auth")]

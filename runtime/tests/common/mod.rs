@@ -15,6 +15,8 @@ pub mod log;
 pub mod redis;
 pub mod table_store;
 pub mod tasks;
+#[cfg(feature = "http")]
+pub mod transport;
 
 use std::time::Duration;
 
