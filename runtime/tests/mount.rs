@@ -10,14 +10,14 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 
 use mcp_tool::middleware::{self, Next, Request, Response};
-use mcp_tool::{
-    Arguments, Context, RuntimeTool, Server, State, ToolError, mcp_prompt, mcp_resource, mcp_tool,
-};
+use mcp_tool::{Arguments, Context, RuntimeTool, Server, State, ToolError, mcp_tool};
 use serde_json::json;
 
 use common::transport::Transport;
 
-struct Greeting(&'static str);
+mod notes;
+
+use notes::{Greeting, fixed, notes};
 
 /// Greets a person by name, with the server's greeting.
 #[mcp_tool]
@@ -35,42 +35,6 @@ fn whoami(ctx: Context) -> String {
 #[mcp_tool]
 fn broken() -> Result<String, ToolError> {
     Err(ToolError::new("the disk is full"))
-}
-
-/// Asks the model to greet a person, with the server's greeting.
-#[mcp_prompt]
-fn welcome(greeting: State<Greeting>, name: String) -> String {
-    format!("Say {} to {name}", greeting.0)
-}
-
-/// The server's greeting.
-#[mcp_resource(uri = "config://greeting")]
-fn greeting_text(greeting: State<Greeting>) -> String {
-    greeting.0.to_owned()
-}
-
-/// A note, by its name.
-#[mcp_resource(template = "notes://{name}")]
-fn note(greeting: State<Greeting>, name: String) -> String {
-    format!("{}: the note {name}", greeting.0)
-}
-
-/// A server of the prompts and resources alone, whose greeting is `greeting`.
-fn notes(greeting: &'static str) -> mcp_tool::ToolServer {
-    let no_tools: [&str; 0] = [];
-    Server::from_registry("notes", "1")
-        .only(no_tools)
-        .state(Greeting(greeting))
-        .build()
-        .unwrap()
-}
-
-/// A run-time tool `name` that answers `answer`.
-fn fixed(name: &str, answer: &'static str) -> RuntimeTool {
-    RuntimeTool::new(name, "Answers a fixed text.").handler(move |args: Arguments| async move {
-        args.finish()?;
-        Ok::<_, ToolError>(answer)
-    })
 }
 
 /// The targets a layer saw, in order.

@@ -1,46 +1,11 @@
 //! The mounts `Server::build` refuses: two items that would share a name or a URI, a
 //! namespace a tool's name cannot begin with, a server that serves tasks.
 
-use mcp_tool::{Arguments, RuntimeTool, Server, ServerError, State, ToolError};
-use mcp_tool::{mcp_prompt, mcp_resource};
+use mcp_tool::{Server, ServerError};
 
-struct Greeting(&'static str);
+mod notes;
 
-/// Asks the model to greet a person, with the server's greeting.
-#[mcp_prompt]
-fn welcome(greeting: State<Greeting>, name: String) -> String {
-    format!("Say {} to {name}", greeting.0)
-}
-
-/// The server's greeting.
-#[mcp_resource(uri = "config://greeting")]
-fn greeting_text(greeting: State<Greeting>) -> String {
-    greeting.0.to_owned()
-}
-
-/// A note, by its name.
-#[mcp_resource(template = "notes://{name}")]
-fn note(greeting: State<Greeting>, name: String) -> String {
-    format!("{}: the note {name}", greeting.0)
-}
-
-/// A server of the prompts and resources alone, whose greeting is `greeting`.
-fn notes(greeting: &'static str) -> mcp_tool::ToolServer {
-    let no_tools: [&str; 0] = [];
-    Server::from_registry("notes", "1")
-        .only(no_tools)
-        .state(Greeting(greeting))
-        .build()
-        .unwrap()
-}
-
-/// A run-time tool `name` that answers `answer`.
-fn fixed(name: &str, answer: &'static str) -> RuntimeTool {
-    RuntimeTool::new(name, "Answers a fixed text.").handler(move |args: Arguments| async move {
-        args.finish()?;
-        Ok::<_, ToolError>(answer)
-    })
-}
+use notes::{Greeting, fixed, notes};
 
 #[test]
 fn two_mounts_whose_prompts_or_resources_meet_are_refused_naming_both() {
