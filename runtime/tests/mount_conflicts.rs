@@ -52,7 +52,7 @@ fn two_mounts_whose_prompts_or_resources_meet_are_refused_naming_both() {
     let error = own.mount("n", notes("Yo")).build().unwrap_err();
     let message = error.to_string();
     assert!(
-        message.contains("`config://greeting`: runtime/tests/mount_conflicts.rs:"),
+        message.contains("`config://greeting`: runtime/tests/notes/mod.rs:"),
         "{message}"
     );
     assert!(message.contains("mounted as `n`"), "{message}");
@@ -90,7 +90,7 @@ fn two_mounts_that_give_one_name_are_refused_naming_both() {
         message.contains("in the server `two` mounted as `files`"),
         "{message}"
     );
-    assert!(message.contains("tests/mount_conflicts.rs"), "{message}");
+    assert!(message.contains("tests/notes/mod.rs"), "{message}");
 }
 
 #[test]
