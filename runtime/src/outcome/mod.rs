@@ -5,6 +5,7 @@
 //! line, both through [`masking`]. **May import:** [`model`](crate::model) only.
 
 pub(crate) mod argument_errors;
+pub(crate) mod digest;
 pub(crate) mod error;
 pub(crate) mod failure;
 pub(crate) mod failure_report;

@@ -4,7 +4,6 @@
 
 use rmcp::model::{self as sdk, InputRequest};
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 
 use crate::call::rounds::{Question, Round};
 use crate::model::{Elicitation, Root, SamplingResponse};
@@ -101,10 +100,5 @@ pub(crate) fn input_request(question: &Question) -> Result<InputRequest, String>
 /// key is the same question only if it is sent the same.
 fn digest(request: &InputRequest) -> String {
     let bytes = serde_json::to_vec(request).unwrap_or_default();
-    hex(&Sha256::digest(&bytes)[..12])
-}
-
-/// Bytes as lowercase hexadecimal, for the digests of a round.
-pub(crate) fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|byte| format!("{byte:02x}")).collect()
+    crate::outcome::digest::digest(&bytes, 12)
 }

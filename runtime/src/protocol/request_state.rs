@@ -16,11 +16,10 @@ use rmcp::model::{InputResponses, RequestStateCodec, RequestStateError, SealOpti
 use rmcp::service::RequestContext;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use sha2::{Digest, Sha256};
 
 use crate::call::rounds::{Carried, Round};
 use crate::protocol::peer_session;
-use crate::protocol::questions::{hex, input_request};
+use crate::protocol::questions::input_request;
 use crate::protocol::wire::PROTOCOL_VERSION_KEY;
 use crate::server::settings::Rounds;
 use crate::server::tool_server::Shared;
@@ -257,7 +256,7 @@ fn arguments_digest(arguments: &Map<String, Value>) -> String {
     }
     let mut bytes = Vec::new();
     canonical(&Value::Object(arguments.clone()), &mut bytes);
-    hex(&Sha256::digest(&bytes)[..12])
+    crate::outcome::digest::digest(&bytes, 12)
 }
 
 /// A duration in words, for error messages: `1 hours`, `10 minutes`, `90 seconds`,

@@ -8,7 +8,6 @@ use std::task::{Context as TaskContext, Poll};
 use std::time::Instant;
 
 use pin_project_lite::pin_project;
-use sha2::{Digest as _, Sha256};
 use tower_service::Service;
 
 use super::{Request, Response};
@@ -214,9 +213,5 @@ fn masked(target: &str) -> String {
 
 /// A session id as the audit log shows it: enough to tell sessions apart, not to join one.
 fn digest(session: &str) -> String {
-    let hash = Sha256::digest(session.as_bytes());
-    hash.iter()
-        .take(6)
-        .map(|byte| format!("{byte:02x}"))
-        .collect()
+    crate::outcome::digest::digest(session.as_bytes(), 6)
 }

@@ -10,7 +10,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
-use sha2::{Digest as _, Sha256};
 use tokio::sync::OnceCell;
 
 /// GCRA in one step: `KEYS[1]` the caller's key, `ARGV[1]` the interval between two
@@ -214,14 +213,8 @@ impl RedisLimits {
 
     /// The key of `caller`: a digest, so that Redis never holds a session id or subject.
     fn key(&self, caller: &str) -> String {
-        use std::fmt::Write as _;
-        let digest = Sha256::digest(caller.as_bytes());
-        let mut key = String::with_capacity(self.prefix.len() + 64);
-        key.push_str(&self.prefix);
-        for byte in digest {
-            let _ = write!(key, "{byte:02x}");
-        }
-        key
+        let digest = crate::outcome::digest::digest(caller.as_bytes(), 32);
+        format!("{}{digest}", self.prefix)
     }
 
     async fn connection(&self) -> Result<ConnectionManager, String> {

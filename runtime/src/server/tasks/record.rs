@@ -112,6 +112,7 @@ impl Owner {
     }
 
     fn digest(parts: &[&str]) -> Self {
+        use crate::outcome::digest::hex;
         use sha2::{Digest, Sha256};
         let mut hash = Sha256::new();
         for part in parts {
@@ -276,16 +277,5 @@ fn system_time(ms: i64) -> SystemTime {
 fn new_id() -> Option<String> {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).ok()?;
-    Some(hex(&bytes))
-}
-
-/// `bytes` as lower-case hexadecimal digits.
-fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    bytes
-        .iter()
-        .fold(String::with_capacity(bytes.len() * 2), |mut out, byte| {
-            let _ = write!(out, "{byte:02x}");
-            out
-        })
+    Some(crate::outcome::digest::hex(&bytes))
 }
