@@ -57,6 +57,9 @@ pub(crate) trait Request: Sync + std::fmt::Debug {
 pub(crate) trait Outbox: Send + Sync + std::fmt::Debug {
     /// Writes `line`, one encoded message and its newline; done once it is written.
     fn send(&self, line: Vec<u8>) -> Pending<'_, Result<(), String>>;
+
+    /// Told once the session's `notifications/initialized` was handled.
+    fn initialized(&self) {}
 }
 
 /// What a call's `Context` can reach of the session it came through, for as long as it

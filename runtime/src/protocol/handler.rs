@@ -147,10 +147,14 @@ impl ServerHandler for ToolServer {
             (server.shared.list).listen(Arc::new(PeerListener(context.peer)));
         };
         if self.unobserved() {
-            return initialized(self.clone(), context).await;
+            initialized(self.clone(), context).await;
+        } else {
+            self.piped_notification("notifications/initialized", context, initialized)
+                .await;
         }
-        self.piped_notification("notifications/initialized", context, initialized)
-            .await;
+        if let Some(outbox) = &self.outbox {
+            outbox.initialized();
+        }
     }
 
     async fn call_tool(

@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use rmcp::RoleServer;
 use rmcp::model::{
@@ -21,8 +21,10 @@ use tokio::sync::{Mutex, Notify};
 use tokio::time::Instant;
 
 use crate::call::session::{Outbox, Pending};
+use crate::protocol::line_calls::{LineCalls, Reply, Taken};
 use crate::protocol::wire::{self, Handshake, Inbound};
 use crate::server::settings::Limits;
+use crate::server::tool_server::ToolServer;
 
 /// The requests read and not answered yet.
 #[derive(Debug, Default)]
@@ -115,6 +117,8 @@ type Writing = Pin<Box<dyn Future<Output = std::io::Result<()>> + Send>>;
 struct LineOutbox<W> {
     output: Arc<Mutex<W>>,
     queued: Arc<Queued>,
+    /// Set once the session's `notifications/initialized` was handled.
+    initialized: Arc<AtomicBool>,
 }
 
 impl<W> std::fmt::Debug for LineOutbox<W> {
@@ -131,6 +135,10 @@ impl<W: AsyncWrite + Unpin + Send + 'static> Outbox for LineOutbox<W> {
             let output = Arc::clone(&self.output);
             write(output, line).await.map_err(|error| error.to_string())
         })
+    }
+
+    fn initialized(&self) {
+        self.initialized.store(true, Ordering::Release);
     }
 }
 
@@ -150,6 +158,10 @@ pub(crate) struct LineTransport<R, W> {
     queued: Arc<Queued>,
     /// When the input ended, the end of the grace period.
     closing: Option<Instant>,
+    /// The calls answered here, without `rmcp`'s service loop.
+    calls: Option<LineCalls>,
+    /// Set once the session's `notifications/initialized` was handled.
+    initialized: Arc<AtomicBool>,
 }
 
 impl<R, W> LineTransport<R, W>
@@ -169,7 +181,33 @@ where
             in_flight: Arc::default(),
             queued: Arc::default(),
             closing: None,
+            calls: None,
+            initialized: Arc::default(),
         }
+    }
+
+    /// Answers the calls [`LineCalls`] takes as they are read, with `server`.
+    pub(crate) fn answering(mut self, server: ToolServer) -> Self {
+        self.calls = Some(LineCalls::new(server, Arc::clone(&self.initialized)));
+        self
+    }
+
+    /// Writes the reply of a call running on its own, on a task of its own, once it
+    /// ends; the end of the input waits for it as for a call `rmcp` runs.
+    fn reply_when_done(&self, id: RequestId, reply: Reply) {
+        self.in_flight.ids().insert(id.clone());
+        let output = Arc::clone(&self.output);
+        let queued = Arc::clone(&self.queued);
+        let in_flight = Arc::clone(&self.in_flight);
+        tokio::spawn(async move {
+            if let Some(line) = reply.await {
+                let _queued = QueuedMessage::new(&queued, line.len());
+                if let Err(error) = write(output, line).await {
+                    tracing::warn!(%error, "writing a reply failed");
+                }
+            }
+            in_flight.done(&id);
+        });
     }
 
     /// Where the session's notifications may be written without passing rmcp's loop.
@@ -177,6 +215,7 @@ where
         Arc::new(LineOutbox {
             output: Arc::clone(&self.output),
             queued: Arc::clone(&self.queued),
+            initialized: Arc::clone(&self.initialized),
         })
     }
 
@@ -267,6 +306,9 @@ where
         &mut self,
         message: ServerJsonRpcMessage,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        if let Some(calls) = &mut self.calls {
+            calls.sent(&message);
+        }
         let encoded = wire::encode(&message).map_err(std::io::Error::other);
         let queued = encoded
             .as_ref()
@@ -315,6 +357,21 @@ where
             };
             match inbound {
                 Inbound::Message(message) => {
+                    let message = match &mut self.calls {
+                        Some(calls) => match calls.take(message) {
+                            Taken::Handed(message) => message,
+                            Taken::Answered(reply) => {
+                                let output = Arc::clone(&self.output);
+                                self.replying = Some(Box::pin(write(output, reply)));
+                                continue;
+                            }
+                            Taken::Running(id, reply) => {
+                                self.reply_when_done(id, reply);
+                                continue;
+                            }
+                        },
+                        None => message,
+                    };
                     self.in_flight.read(&message);
                     return Some(*message);
                 }

@@ -27,7 +27,7 @@ impl ToolServer {
         R: tokio::io::AsyncRead + Unpin + Send + 'static,
         W: tokio::io::AsyncWrite + Unpin + Send + 'static,
     {
-        let transport = LineTransport::new(input, output, self.limits());
+        let transport = LineTransport::new(input, output, self.limits()).answering(self.clone());
         let mut session = self.session();
         session.outbox = Some(transport.outbox());
         let began = Instant::now();

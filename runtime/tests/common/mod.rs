@@ -55,6 +55,24 @@ impl RawClient {
         (client, session)
     }
 
+    /// Connects to `server` served by `rmcp`'s own service loop over its own line
+    /// transport (`ToolServer` is an `rmcp::ServerHandler`), without a handshake: the
+    /// path a request takes when the line transport hands it on.
+    pub fn connect_through_rmcp(server: ToolServer) -> Self {
+        let (to_server, server_input) = tokio::io::duplex(1 << 20);
+        let (server_output, from_server) = tokio::io::duplex(1 << 20);
+        tokio::spawn(async move {
+            let running = rmcp::ServiceExt::serve(server, (server_input, server_output)).await;
+            if let Ok(running) = running {
+                let _ = running.waiting().await;
+            }
+        });
+        Self {
+            to_server,
+            from_server: BufReader::new(from_server).lines(),
+        }
+    }
+
     /// Sends `initialize` with this id and `notifications/initialized`.
     pub async fn initialize(&mut self, id: u64) {
         let client = self;

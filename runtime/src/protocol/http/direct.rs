@@ -44,9 +44,8 @@ use http::request::Parts;
 use http::{HeaderMap, Response, StatusCode, header};
 use http_body_util::{BodyExt as _, Full};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, ClientJsonRpcMessage, ClientNotification,
-    ClientRequest, JsonRpcNotification, JsonRpcRequest, ProtocolVersion, RequestMetaObject,
-    ServerJsonRpcMessage, ServerResult,
+    CallToolResponse, ClientJsonRpcMessage, ClientNotification, ClientRequest, JsonRpcNotification,
+    JsonRpcRequest, ProtocolVersion, RequestMetaObject, ServerJsonRpcMessage,
 };
 use tokio_util::sync::CancellationToken;
 
@@ -58,13 +57,14 @@ use super::sessions::{BoundedSessions, DirectCall};
 
 use crate::model::{Auth, RequestId};
 use crate::protocol::bridge;
+use crate::protocol::direct_call;
+use crate::protocol::direct_call::{answer, call_directly};
 use crate::protocol::piped::{Origin, address_of, trace_in};
-use crate::protocol::wire::PROTOCOL_VERSION_KEY;
 use crate::protocol::wire::{self, Inbound};
 use crate::server::pipeline::Transport;
 use crate::server::pipeline::spans::Trace;
 use crate::server::pipeline::spans::{self, TRACE_KEYS};
-use crate::server::tool_server::{Refusal, ToolServer};
+use crate::server::tool_server::ToolServer;
 
 /// The method answered here, as a request's body spells it.
 const CALL: &[u8] = b"\"tools/call\"";
@@ -158,10 +158,7 @@ impl Direct {
             let request = ClientRequest::CallToolRequest(call);
             Err(Box::new(ClientJsonRpcMessage::request(request, id)))
         };
-        // rmcp keeps a request's `_meta` among its extensions.
-        let own_version = (call.extensions.get::<RequestMetaObject>())
-            .is_some_and(|meta| meta.0.0.contains_key(PROTOCOL_VERSION_KEY));
-        if own_version || (server.find(&call.params.name)).is_some_and(|tool| !tool.reply_only()) {
+        if !direct_call::answerable(server, &call) {
             return hand_on(call, id);
         }
         let Ok(in_session) = self.begin(parts, &id).await else {
@@ -264,45 +261,6 @@ impl Direct {
 /// The session a request names.
 fn session_of(parts: &Parts) -> Option<&str> {
     (parts.headers.get(SESSION_ID_HEADER)).and_then(|id| id.to_str().ok())
-}
-
-/// The message that answers the request `id` with `answered`.
-fn answer(
-    answered: Result<CallToolResponse, rmcp::model::ErrorData>,
-    id: rmcp::model::RequestId,
-) -> ServerJsonRpcMessage {
-    match answered {
-        Ok(response) => reply(response, id),
-        Err(error) => ServerJsonRpcMessage::error(error, Some(id)),
-    }
-}
-
-/// A call answered here, once it passed the pipeline.
-async fn call_directly(
-    server: ToolServer,
-    params: CallToolRequestParams,
-    _origin: Incoming,
-) -> Result<CallToolResponse, rmcp::model::ErrorData> {
-    // Found again past the pipeline: a tool added since in its place runs without a
-    // session, as `ToolServer::call` runs one.
-    let outcome = match server.find(&params.name) {
-        Some(tool) => {
-            let arguments = params.arguments.unwrap_or_default();
-            server.run_found(tool, arguments, None).await
-        }
-        None => Err(Refusal::Call(server.unknown_tool(&params.name))),
-    };
-    match outcome {
-        Ok(answer) => Ok(bridge::call_result(answer).into()),
-        Err(Refusal::Call(error)) => Err(bridge::error_data(error)),
-        // A call made without a request is never cancelled, asks nothing in rounds
-        // and does not run as a task: none of these reaches here, and the tool has
-        // run, so the request is not handed on.
-        Err(_) => Err(rmcp::model::ErrorData::internal_error(
-            "the call was refused",
-            None,
-        )),
-    }
 }
 
 /// A request answered here, as the pipeline reads it.
@@ -425,16 +383,6 @@ fn before_request_lifecycle(headers: &HeaderMap) -> bool {
     };
     version < ProtocolVersion::NO_INITIALIZE.as_str()
         && (ProtocolVersion::KNOWN_VERSIONS.iter()).any(|known| known.as_str() == version)
-}
-
-/// The reply to a call that was answered, as `rmcp`'s handler makes it for a client on
-/// a protocol before 2026-07-28: without `resultType`, and with structured content that
-/// is not an object moved into the text.
-fn reply(response: CallToolResponse, id: rmcp::model::RequestId) -> ServerJsonRpcMessage {
-    let mut result = ServerResult::from(response);
-    result.strip_result_type_for_legacy_peer();
-    result.strip_non_object_output_for_legacy_peer();
-    ServerJsonRpcMessage::response(result, id)
 }
 
 /// A JSON reply, `200`, as `rmcp` sends one in stateless mode.

@@ -284,7 +284,7 @@ pub(crate) fn encode_notification<P: Serialize>(
 }
 
 /// An error reply with the given id (`null` when the request's id is unknown).
-fn error_reply(id: Option<RequestId>, error: ErrorData) -> Vec<u8> {
+pub(crate) fn error_reply(id: Option<RequestId>, error: ErrorData) -> Vec<u8> {
     #[derive(Serialize)]
     struct ErrorReply {
         jsonrpc: JsonRpcVersion2_0,
