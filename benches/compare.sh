@@ -237,7 +237,7 @@ if doing callgrind && command -v valgrind >/dev/null; then
     {
         for tool in add summarize; do
             # Every style that bench-server serves, as in the stdio step.
-            for style in ours-rmcp-io ours ours-sync rmcp-default rmcp-stored hand; do
+            for style in ours-rmcp-io ours ours-sync rmcp-default rmcp-stored hand floor; do
                 process_count "$tool" "$style"
             done
         done
@@ -313,7 +313,8 @@ if doing stdio; then
                 -n ours-sync "$client $bin/bench-server ours-sync" \
                 -n rmcp-default "$client $bin/bench-server rmcp-default" \
                 -n rmcp-stored "$client $bin/bench-server rmcp-stored" \
-                -n hand "$client $bin/bench-server hand" | grep -E '^Benchmark|Time'
+                -n hand "$client $bin/bench-server hand" \
+                -n floor "$client $bin/bench-server floor" | grep -E '^Benchmark|Time'
         done
         rm "$results/stdio-$tool-0.json"
     done

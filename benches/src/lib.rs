@@ -1,6 +1,7 @@
 //! The same tools written three ways, for side-by-side benchmarks: with `#[mcp_tool]`
 //! ([`ours`]), with rmcp's `#[tool_router]`/`#[tool]` macros ([`rmcp_macros`]), and as a
-//! hand-written rmcp `ServerHandler` ([`hand`]). Ours come twice: as `async fn`, run
+//! hand-written rmcp `ServerHandler` ([`hand`]), beside the floor: one loop with no
+//! framework and no runtime ([`floor`]). Ours come twice: as `async fn`, run
 //! inline on the async worker as rmcp's and the hand-written tools are (the style
 //! `ours`, the like for like), and as plain `fn`, run on tokio's blocking thread pool by
 //! design (the style `ours-sync`).
@@ -20,6 +21,7 @@
 //! macros over Streamable HTTP, and the binary `session-memory` counts what a session holds.
 
 pub mod decode;
+pub mod floor;
 pub mod hand;
 pub mod issuer;
 pub mod masking;

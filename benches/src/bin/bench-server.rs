@@ -10,12 +10,16 @@
 //!   pool, served by `serve_stdio()`;
 //! - `rmcp-default`: rmcp's macros, router rebuilt per request;
 //! - `rmcp-stored`: rmcp's macros, router kept;
-//! - `hand`: a hand-written `ServerHandler`.
+//! - `hand`: a hand-written `ServerHandler`;
+//! - `floor`: no framework and no runtime, one loop that reads a line, decodes it with
+//!   serde_json into typed structs, calls the tool, and writes and flushes the reply
+//!   (`mcp_tool_benches::floor`): the floor a stdio call costs.
 //!
 //! One binary for every style, so that each run starts the same executable and the
 //! benchmark builds one server instead of several.
 
 use anyhow::bail;
+use mcp_tool_benches::floor;
 use mcp_tool_benches::hand::HandServer;
 use mcp_tool_benches::ours;
 use mcp_tool_benches::rmcp_macros::{RmcpDefault, RmcpStored};
@@ -40,7 +44,10 @@ async fn main() -> anyhow::Result<()> {
         Some("rmcp-default") => serve(RmcpDefault).await?,
         Some("rmcp-stored") => serve(RmcpStored::new()).await?,
         Some("hand") => serve(HandServer::new()).await?,
-        _ => bail!("usage: bench-server ours-rmcp-io|ours|ours-sync|rmcp-default|rmcp-stored|hand"),
+        Some("floor") => floor::serve()?,
+        _ => bail!(
+            "usage: bench-server ours-rmcp-io|ours|ours-sync|rmcp-default|rmcp-stored|hand|floor"
+        ),
     }
     Ok(())
 }

@@ -55,6 +55,10 @@ const WHOLE_PROCESS: Target = Target::AtMost(&[(Versus::RmcpDefault, 1.0)]);
 /// macros with the router kept.
 const OWN_STDIO_ADD: Target = Target::AtMost(&[(Versus::RmcpKept, 0.75)]);
 
+/// The whole process on ours' own stdio transport, `add` as an `async fn`, against the
+/// floor: one loop that decodes, calls and writes, with no framework and no runtime.
+const OVER_THE_FLOOR: Target = Target::AtMost(&[(Versus::Hand, 2.5)]);
+
 /// The whole process on ours' own stdio transport: `add` as a plain `fn`, and `summarize`.
 const OWN_STDIO: Target = Target::AtMost(&[(Versus::RmcpKept, 0.85)]);
 
@@ -433,10 +437,26 @@ impl Columns<'_> {
             let mut own = self.row(own, &id, "ours", own_target);
             let sync = label(&format!("{SYNC} on its own stdio, {HOP}"));
             let mut sync = self.row(sync, &id, "ours-sync", sync_target);
-            for row in [&mut judged, &mut own, &mut sync] {
+            // Ours on its own stdio against the floor, in the hand-written column: one loop
+            // with no framework and no runtime (`bench-server floor`).
+            let mut floor = Row {
+                label: label(
+                    "ours on its own stdio against the floor (hand-written column: one loop, no framework, no runtime)",
+                ),
+                unit: Unit::Instructions,
+                ours: self.medians.get(&id("ours")),
+                rmcp_default: None,
+                rmcp_kept: None,
+                hand: self.medians.get(&id("floor")),
+                target: match tool {
+                    "add" => OVER_THE_FLOOR,
+                    _ => Target::None,
+                },
+            };
+            for row in [&mut judged, &mut own, &mut sync, &mut floor] {
                 row.unit = Unit::Instructions;
             }
-            rows.extend([judged, own, sync]);
+            rows.extend([judged, own, sync, floor]);
         }
         // Over Streamable HTTP, stateless: http-load and the http-server it starts, ours
         // against rmcp's StreamableHttpService over rmcp's macros with the router kept.
