@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand};
 
+use crate::bundle::BundleOptions;
 use crate::call::CallOptions;
 use crate::dev::{DevOptions, ReloadOptions};
 use crate::install::{InstallOptions, UninstallOptions};
@@ -33,6 +34,9 @@ pub(crate) enum Command {
     /// Build the server and serve it under the MCP Inspector, rebuilding and swapping it
     /// each time a source file changes.
     Dev(DevOptions),
+    /// Build the server in release for the host (and each --target) and pack it as an MCP
+    /// Bundle (`.mcpb`), with the manifest written from the tools and prompts it lists.
+    Bundle(BundleOptions),
     /// Write the MCP registry's `server.json` for the crate's server, check the README's
     /// `mcp-name:` line, and print the commands that publish it.
     Publish(PublishOptions),

@@ -17,15 +17,16 @@ pub(crate) struct ListOptions {
 }
 
 /// Everything the server offers.
-struct Catalog {
-    tools: Vec<Value>,
-    prompts: Vec<Value>,
+pub(crate) struct Catalog {
+    pub(crate) tools: Vec<Value>,
+    pub(crate) prompts: Vec<Value>,
     resources: Vec<Value>,
     templates: Vec<Value>,
 }
 
 impl Catalog {
-    fn of(session: &mut Session) -> Result<Self, Failure> {
+    /// Lists each kind of item the server declared a capability for.
+    pub(crate) fn of(session: &mut Session) -> Result<Self, Failure> {
         let tools = if session.has_capability("tools") {
             session.list_all("tools/list", "tools")?
         } else {

@@ -1,10 +1,11 @@
 //! `cargo mcp-tool`: the developer's loop for MCP servers written with
 //! [mcp-tool](https://crates.io/crates/mcp-tool). `install` writes a server into an MCP
 //! client's configuration, `list` and `call` try its tools from the terminal, `dev` serves
-//! it under the MCP Inspector and rebuilds it on every change, `new` starts a crate, `publish`
-//! writes the MCP registry's `server.json` for it.
+//! it under the MCP Inspector and rebuilds it on every change, `new` starts a crate, `bundle`
+//! packs it as an MCP Bundle (`.mcpb`), `publish` writes the MCP registry's `server.json` for it.
 #![warn(missing_debug_implementations, unreachable_pub)]
 
+mod bundle;
 mod call;
 mod cli;
 mod client;
@@ -15,6 +16,7 @@ mod folder_trust;
 mod install;
 mod json_text;
 mod list;
+mod mcpb;
 mod new_crate;
 mod paths;
 mod project;
@@ -42,6 +44,7 @@ fn main() -> ExitCode {
         Command::List(options) => list::list(options),
         Command::New(options) => new_crate::new(options),
         Command::Dev(options) => dev::dev(options),
+        Command::Bundle(options) => bundle::bundle(options),
         Command::Publish(options) => publish::publish(options),
         Command::Reload(options) => dev::reload(options),
         Command::Call(options) => match call::call(options) {

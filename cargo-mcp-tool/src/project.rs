@@ -284,6 +284,16 @@ impl Selection {
 
     /// Builds the chosen target and returns its executable.
     pub(crate) fn build(&self, release: bool) -> Result<PathBuf, Failure> {
+        self.build_for(release, None)
+    }
+
+    /// Builds the chosen target for the platform `triple` (the host's where `None`) and
+    /// returns its executable.
+    pub(crate) fn build_for(
+        &self,
+        release: bool,
+        triple: Option<&str>,
+    ) -> Result<PathBuf, Failure> {
         let target = self.target()?;
         let mut command = Command::new(cargo());
         command.args([
@@ -297,6 +307,9 @@ impl Selection {
             .arg(if target.example { "--example" } else { "--bin" })
             .arg(&target.name);
         command.args(self.cargo.for_build(release));
+        if let Some(triple) = triple {
+            command.args(["--target", triple]);
+        }
         if let Some(manifest_path) = &self.manifest_path {
             command.arg("--manifest-path").arg(manifest_path);
         }

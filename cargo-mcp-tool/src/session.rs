@@ -50,7 +50,7 @@ impl Launch {
         };
         let timeout = Duration::try_from_secs_f64(self.timeout)
             .map_err(|_| failure!("--timeout takes a number of seconds, not {}", self.timeout))?;
-        Session::start(&binary, &self.server_args, timeout)
+        Session::start(&binary, &self.server_args, &[], timeout)
     }
 }
 
@@ -88,10 +88,18 @@ pub(crate) struct Session {
 }
 
 impl Session {
-    fn start(binary: &Path, args: &[String], timeout: Duration) -> Result<Self, Failure> {
+    /// Starts `binary` with `args` and the variables `envs` added to this process's own,
+    /// and initializes the session.
+    pub(crate) fn start(
+        binary: &Path,
+        args: &[String],
+        envs: &[(String, String)],
+        timeout: Duration,
+    ) -> Result<Self, Failure> {
         let program = binary.display().to_string();
         let mut child = Command::new(binary)
             .args(args)
+            .envs(envs.iter().map(|(key, value)| (key, value)))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
