@@ -1,5 +1,6 @@
-//! `publish`: the registry's `server.json` for the crate's server, and the commands that
-//! publish it (publishing needs the author's own credentials, so it only says them).
+//! `publish`: the registry's `server.json` for the crate's server (the crate, and the bundle
+//! `bundle` wrote where there is one), and the commands that publish it (publishing needs
+//! the author's own credentials, so it only says them).
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -7,9 +8,10 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use serde_json::Value;
 
+use crate::bundle;
 use crate::failure::{Failure, failure};
 use crate::project::Selection;
-use crate::server_json::{self, Repository, Server};
+use crate::server_json::{self, BundleFile, Repository, Server};
 
 /// `publish`'s options.
 #[derive(Debug, Args)]
@@ -30,6 +32,75 @@ pub(crate) struct PublishOptions {
     /// The manifest of the crate (default: the one `cargo` finds from the current folder).
     #[arg(long, value_name = "PATH")]
     pub(crate) manifest_path: Option<PathBuf>,
+    /// The bundle to add as the registry's `mcpb` package (default: the one
+    /// `cargo mcp-tool bundle` wrote for this version, where there is one).
+    #[arg(long, value_name = "PATH", conflicts_with = "no_bundle")]
+    pub(crate) bundle: Option<PathBuf>,
+    /// Where users download the bundle (default: the asset of the GitHub release
+    /// `vVERSION` of the crate's repository).
+    #[arg(long, value_name = "URL", conflicts_with = "no_bundle")]
+    pub(crate) bundle_url: Option<String>,
+    /// Leave the bundle out, even where one was built.
+    #[arg(long)]
+    pub(crate) no_bundle: bool,
+}
+
+/// The bundle to describe, read from its file: where it is, and its registry entry.
+struct Bundled {
+    path: PathBuf,
+    file: BundleFile,
+}
+
+/// The bundle given with `--bundle`, or the one `bundle` wrote for this version.
+fn bundled(
+    options: &PublishOptions,
+    selection: &Selection,
+    package: &Value,
+    repository: Option<&Repository>,
+) -> Result<Option<Bundled>, Failure> {
+    if options.no_bundle {
+        return Ok(None);
+    }
+    let path = match &options.bundle {
+        Some(path) => path.clone(),
+        None => {
+            let path = bundle::default_path(&selection.target_directory()?, package);
+            if !path.is_file() {
+                return Ok(None);
+            }
+            path
+        }
+    };
+    let bytes =
+        fs::read(&path).map_err(|error| failure!("cannot read {}: {error}", path.display()))?;
+    let file_name = path
+        .file_name()
+        .and_then(|name| name.to_str())
+        .unwrap_or("server.mcpb");
+    let version = package["version"].as_str().unwrap_or_default();
+    let url = options
+        .bundle_url
+        .clone()
+        .or_else(|| repository.and_then(|repository| repository.release_asset(version, file_name)));
+    let Some(url) = url else {
+        return Err(failure!(
+            "{} is the server's bundle, and the registry needs the URL it is downloaded from: \
+             pass --bundle-url URL (a release asset of the repository), or --no-bundle to leave it out",
+            path.display()
+        ));
+    };
+    if !url.starts_with("https://") {
+        return Err(failure!(
+            "--bundle-url {url} is not an https URL, which the registry needs for a bundle"
+        ));
+    }
+    Ok(Some(Bundled {
+        path,
+        file: BundleFile {
+            url,
+            sha256: bundle::sha256_hex(&bytes),
+        },
+    }))
 }
 
 pub(crate) fn publish(options: &PublishOptions) -> Result<(), Failure> {
@@ -48,10 +119,12 @@ pub(crate) fn publish(options: &PublishOptions) -> Result<(), Failure> {
         repository,
         parsed.as_ref(),
     )?;
+    let bundled = bundled(options, &selection, &package, parsed.as_ref())?;
     let document = Server {
         package: &package,
         name: &name,
         repository: parsed.as_ref(),
+        bundle: bundled.as_ref().map(|bundled| &bundled.file),
     }
     .document()?;
     let out = match &options.out {
@@ -67,8 +140,16 @@ pub(crate) fn publish(options: &PublishOptions) -> Result<(), Failure> {
         println!("{text}");
     }
     check_readme(&package, &name)?;
+    if let Some(bundled) = &bundled {
+        eprintln!(
+            "added the bundle {} (sha256 {}) as {}",
+            bundled.path.display(),
+            bundled.file.sha256,
+            bundled.file.url
+        );
+    }
     if !options.dry_run {
-        print_commands(crate_name, &name, &out);
+        print_commands(crate_name, &name, &out, bundled.as_ref());
     }
     Ok(())
 }
@@ -139,7 +220,7 @@ fn check_readme(package: &Value, name: &str) -> Result<(), Failure> {
     ))
 }
 
-fn print_commands(crate_name: &str, name: &str, out: &Path) {
+fn print_commands(crate_name: &str, name: &str, out: &Path, bundled: Option<&Bundled>) {
     let namespace = name
         .split_once('/')
         .map_or(name, |(namespace, _)| namespace);
@@ -161,6 +242,13 @@ fn print_commands(crate_name: &str, name: &str, out: &Path) {
     println!(
         "cargo publish -p {crate_name}   # the crate first, with the README that names the server"
     );
+    if let Some(bundled) = bundled {
+        println!(
+            "# then upload {} so that {} serves it, byte for byte (its SHA-256 is in server.json)",
+            bundled.path.display(),
+            bundled.file.url
+        );
+    }
     println!("{login}");
     println!("mcp-publisher publish {}", out.display());
 }

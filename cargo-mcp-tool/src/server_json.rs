@@ -64,6 +64,16 @@ impl Repository {
         format!("https://{}.com/{}/{}", self.source, self.owner, self.name)
     }
 
+    /// Where a GitHub release `v{version}` of the repository serves the file `file`.
+    pub(crate) fn release_asset(&self, version: &str, file: &str) -> Option<String> {
+        (self.source == "github").then(|| {
+            format!(
+                "https://github.com/{}/{}/releases/download/v{version}/{file}",
+                self.owner, self.name
+            )
+        })
+    }
+
     /// The name the registry lets the repository's owner publish: `io.github.OWNER/NAME`,
     /// whose namespace a GitHub login of OWNER is granted.
     pub(crate) fn server_name(&self) -> Option<String> {
@@ -88,13 +98,22 @@ pub(crate) fn is_server_name(name: &str) -> bool {
         && in_set(server, b"._-")
 }
 
-/// What `server.json` is made of: the package as `cargo metadata` describes it, and the
-/// server's name in the registry.
+/// A bundle (`.mcpb`) of the server, as the registry's `mcpb` package names it: where it
+/// is downloaded from, and the SHA-256 of its bytes, which clients check.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct BundleFile {
+    pub(crate) url: String,
+    pub(crate) sha256: String,
+}
+
+/// What `server.json` is made of: the package as `cargo metadata` describes it, the
+/// server's name in the registry, and its bundle where one was built.
 #[derive(Debug)]
 pub(crate) struct Server<'a> {
     pub(crate) package: &'a Value,
     pub(crate) name: &'a str,
     pub(crate) repository: Option<&'a Repository>,
+    pub(crate) bundle: Option<&'a BundleFile>,
 }
 
 impl Server<'_> {
@@ -147,15 +166,22 @@ impl Server<'_> {
         {
             document.insert("websiteUrl".into(), homepage.into());
         }
-        document.insert(
-            "packages".into(),
-            json!([{
-                "registryType": "cargo",
-                "identifier": self.crate_name(),
+        let mut packages = vec![json!({
+            "registryType": "cargo",
+            "identifier": self.crate_name(),
+            "version": version,
+            "transport": { "type": "stdio" },
+        })];
+        if let Some(bundle) = self.bundle {
+            packages.push(json!({
+                "registryType": "mcpb",
+                "identifier": bundle.url,
                 "version": version,
+                "fileSha256": bundle.sha256,
                 "transport": { "type": "stdio" },
-            }]),
-        );
+            }));
+        }
+        document.insert("packages".into(), packages.into());
         Ok(Value::Object(document))
     }
 }

@@ -12,6 +12,10 @@ use tempfile::TempDir;
 /// The schema version the rules below are the rules of.
 const SCHEMA: &str = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json";
 
+/// A bundle's bytes, and their SHA-256 as Python's hashlib computes it.
+const BUNDLE_BYTES: &[u8] = b"PK not really a zip, but bytes to hash";
+const BUNDLE_SHA256: &str = "796851d6c8720dda575bbdf65205e23aad75936b7d3d6bc5bd40a2ce62720c0c";
+
 /// The registry schema's rules, in our words, for one `server.json`: every problem found.
 #[path = "support/server_json_rules.rs"]
 mod rules;
@@ -50,8 +54,18 @@ impl Crate {
             .args(["mcp-tool", "publish", "--manifest-path"])
             .arg(self.root.join("Cargo.toml"))
             .args(args)
+            // The crate's own target folder, where `bundle` writes its bundle.
+            .env("CARGO_TARGET_DIR", self.root.join("target"))
             .output()
             .unwrap()
+    }
+
+    /// Writes the bundle `cargo mcp-tool bundle` would have written for this version.
+    fn with_bundle(&self) -> PathBuf {
+        let path = self.root.join("target/bundle/files-mcp-0.3.1.mcpb");
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(&path, BUNDLE_BYTES).unwrap();
+        path
     }
 
     fn server_json(&self) -> Value {
@@ -103,6 +117,60 @@ fn a_github_crate_whose_readme_names_the_server_gets_a_valid_server_json() {
         }],
     });
     assert_eq!(document, expected);
+}
+
+#[test]
+fn the_bundle_built_for_the_version_is_added_as_an_mcpb_package_with_its_sha256() {
+    let krate = Crate::on_github(Some("mcp-name: io.github.acme/files-mcp\n"));
+    let bundle = krate.with_bundle();
+    let output = krate.publish(&["--dry-run"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let document = krate.server_json();
+    assert_valid(&document);
+    assert_eq!(
+        document["packages"][1],
+        json!({
+            "registryType": "mcpb",
+            "identifier": "https://github.com/acme/files-mcp/releases/download/v0.3.1/files-mcp-0.3.1.mcpb",
+            "version": "0.3.1",
+            "fileSha256": BUNDLE_SHA256,
+            "transport": { "type": "stdio" },
+        })
+    );
+
+    let output = krate.publish(&[]);
+    let text = stdout(&output);
+    assert!(
+        text.contains(&format!("upload {}", bundle.display())),
+        "says where to upload it:\n{text}"
+    );
+
+    krate.publish(&["--dry-run", "--no-bundle"]);
+    let packages = krate.server_json()["packages"].clone();
+    assert_eq!(packages.as_array().unwrap().len(), 1, "{packages}");
+}
+
+#[test]
+fn a_bundle_off_github_needs_its_url_given() {
+    let lines =
+        "description = \"Search files.\"\nrepository = \"https://gitlab.com/acme/files-mcp\"\n";
+    let krate = Crate::new(lines, Some("mcp-name: com.example/files-mcp\n"));
+    krate.with_bundle();
+    let name = ["--dry-run", "--name", "com.example/files-mcp"];
+    let message = stderr(&krate.publish(&name));
+    assert!(message.contains("pass --bundle-url URL"), "{message}");
+
+    let url = "https://gitlab.com/acme/files-mcp/-/releases/v0.3.1/downloads/files.mcpb";
+    let output = krate.publish(&[&name[..], &["--bundle-url", url]].concat());
+    assert!(output.status.success(), "{}", stderr(&output));
+    let document = krate.server_json();
+    assert_valid(&document);
+    assert_eq!(document["packages"][1]["identifier"], url);
+    assert_eq!(document["packages"][1]["fileSha256"], BUNDLE_SHA256);
+
+    let message =
+        stderr(&krate.publish(&[&name[..], &["--bundle-url", "http://x/y.mcpb"]].concat()));
+    assert!(message.contains("is not an https URL"), "{message}");
 }
 
 #[test]
