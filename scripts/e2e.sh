@@ -7,7 +7,10 @@
 # scripts/setup-redis.sh when missing; the example is built with the feature `redis`), and the
 # example as an OAuth 2.1 resource server against oidc-provider, a real authorization server
 # (installed with npm under target/ by scripts/setup-oauth.sh), the README's Getting started
-# built as a fresh crate (offline, mcp-tool by path) and served, and
+# built as a fresh crate (offline, mcp-tool by path) and served, a crate of
+# `cargo mcp-tool new` bundled, its bundle checked by `mcpb validate` (npm @anthropic-ai/mcpb,
+# installed under target/ by scripts/setup-mcpb.sh), unpacked and served, and its
+# `publish --dry-run` server.json held to the registry's rules, and
 # mcp-fuzzer in tools and protocol modes over stdio and HTTP (installed with pip in a venv of
 # its own under target/ by scripts/setup-fuzzer.sh).
 # Extra arguments go to pytest, e.g. `scripts/e2e.sh -k unknown_tool`.
@@ -19,7 +22,7 @@ scripts/setup-python.sh
 # Under CI (`CI` set, as CI services set it) a tool that cannot be installed fails the run,
 # naming its setup step and its error; elsewhere its tests skip, saying why, and the last
 # line counts them. The setup scripts fail on purpose when asked (INSPECTOR_FORCE_FAIL=1,
-# FUZZER_FORCE_FAIL=1, NGINX_FORCE_FAIL=1, REDIS_FORCE_FAIL=1, OAUTH_FORCE_FAIL=1), which is how this handling is
+# FUZZER_FORCE_FAIL=1, NGINX_FORCE_FAIL=1, REDIS_FORCE_FAIL=1, OAUTH_FORCE_FAIL=1, MCPB_FORCE_FAIL=1), which is how this handling is
 # tested.
 ci() { [[ ! "${CI:-}" =~ ^(|0|false|FALSE|False|no)$ ]]; }
 unavailable=()
@@ -57,6 +60,12 @@ if setup scripts/setup-inspector.sh INSPECTOR_UNAVAILABLE; then
     INSPECTOR_NODE="$(sed -n 's/^node=//p' <<<"$setup_output")"
     INSPECTOR_JS="$(sed -n 's/^inspector=//p' <<<"$setup_output")"
     export INSPECTOR_NODE INSPECTOR_JS
+fi
+
+# The MCPB CLI's script, for the bundle test (tests/e2e/test_bundle.py).
+if setup scripts/setup-mcpb.sh MCPB_UNAVAILABLE; then
+    MCPB_CLI="$(sed -n 's/^mcpb=//p' <<<"$setup_output")"
+    export MCPB_CLI
 fi
 
 # oidc-provider's paths, for the authorization tests' issuer.

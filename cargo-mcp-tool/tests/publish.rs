@@ -339,3 +339,14 @@ fn the_rules_refuse_what_the_schema_refuses() {
         "a missing description passed the rules"
     );
 }
+
+/// The rules applied to the `server.json` that `SERVER_JSON` names: how
+/// tests/e2e/test_bundle.py checks the file `publish --dry-run` wrote for a crate of
+/// `cargo mcp-tool new` (`cargo test -p cargo-mcp-tool --test publish -- --ignored
+/// the_server_json_named_by_server_json_passes_the_rules`).
+#[test]
+#[ignore = "checks the file SERVER_JSON names; tests/e2e/test_bundle.py runs it"]
+fn the_server_json_named_by_server_json_passes_the_rules() {
+    let path = std::env::var_os("SERVER_JSON").expect("SERVER_JSON names the server.json to check");
+    assert_valid(&written(Path::new(&path)));
+}

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def environment(ci: bool, junit: Path, failing: str) -> dict[str, str]:
     """The environment of a run whose setup step `failing` (INSPECTOR, REDIS, OAUTH) fails on
     purpose, without the paths this run's own setup found."""
-    found = ("CI", "INSPECTOR_NODE", "INSPECTOR_JS", "REDIS_SERVER", "OAUTH_NODE", "OAUTH_MODULES")
+    found = ("CI", "INSPECTOR_NODE", "INSPECTOR_JS", "REDIS_SERVER", "OAUTH_NODE", "OAUTH_MODULES", "MCPB_CLI")
     env = {k: v for k, v in os.environ.items() if k not in found}
     env.update({f"{failing}_FORCE_FAIL": "1", "E2E_JUNIT": str(junit)})
     if ci:
