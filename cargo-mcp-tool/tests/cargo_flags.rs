@@ -1,4 +1,4 @@
-//! The cargo flags `list`, `call`, `dev` and `install` take, passed on to cargo: a cargo of
+//! The cargo flags `list`, `call`, `dev`, `install` and `bundle` take, passed on to cargo: a cargo of
 //! the test's own (`CARGO`) writes down each `build` it is asked for and answers with a
 //! built server, and runs every other command with the real cargo.
 #![cfg(unix)]
@@ -31,7 +31,8 @@ impl Crate {
         fs::create_dir_all(root.join("src")).unwrap();
         fs::write(
             root.join("Cargo.toml"),
-            "[package]\nname = \"weather\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n",
+            "[package]\nname = \"weather\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\
+             description = \"Forecasts.\"\nauthors = [\"Ada\"]\n\n[workspace]\n",
         )
         .unwrap();
         fs::write(root.join("src").join("main.rs"), "fn main() {}\n").unwrap();
@@ -161,4 +162,26 @@ fn list_call_dev_and_install_pass_the_cargo_flags_on() {
         target_dir.join("mcp-tool-dev").join("weather").is_file(),
         "dev keeps its copy in the target folder given"
     );
+
+    // The built server here speaks no MCP, so the bundle stops after the build it asked for.
+    let (build, _) = krate.build_of(&["bundle", "-F", "a", "--locked", "-q"]);
+    assert!(
+        build.contains(" --locked --features a --release --quiet "),
+        "{build}"
+    );
+    let (build, _) = krate.build_of(&[
+        "bundle",
+        "--all-features",
+        "--profile",
+        "dist",
+        "--target-dir",
+        target,
+    ]);
+    assert!(
+        build.contains(&format!(
+            " --all-features --profile dist --target-dir {target} "
+        )),
+        "{build}"
+    );
+    assert!(!build.contains("--release"), "cargo refuses both: {build}");
 }
