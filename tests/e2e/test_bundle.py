@@ -2,7 +2,8 @@
 `cargo mcp-tool new` (without `--path`, so depending on this checkout), bundled, the bundle
 checked by `mcpb validate` and unpacked by `mcpb unpack` as Claude Desktop unpacks it (npm
 @anthropic-ai/mcpb, installed under target/ by scripts/setup-mcpb.sh), its server started
-from the unpacked folder as its manifest says and served to the official Python client,
+from the unpacked folder with the command the MCPB library makes of its manifest and served
+to the official Python client,
 then `publish --dry-run`'s server.json, with the bundle in it, held to the registry
 schema's rules (cargo-mcp-tool/tests/support/server_json_rules.rs)."""
 
@@ -87,26 +88,36 @@ def test_mcpb_validate_passes_the_manifest(shipped: dict) -> None:
     assert manifest["user_config"]["region"]["default"] == "eu"
 
 
-@pytest.mark.anyio
-async def test_the_unpacked_server_serves_as_its_manifest_starts_it(shipped: dict) -> None:
-    unpacked = shipped["unpacked"]
-    manifest = json.loads((unpacked / "manifest.json").read_text())
-    settings = {"weather_api_key": "test-key", "region": "eu"}
-
-    def substitute(text: str) -> str:
-        text = text.replace("${__dirname}", str(unpacked))
-        for key, value in settings.items():
-            text = text.replace("${user_config." + key + "}", value)
-        assert "${" not in text, f"{text} names a variable the manifest does not declare"
-        return text
-
-    config = manifest["server"]["mcp_config"]
-    params = StdioServerParameters(
-        command=substitute(config["command"]),
-        args=[substitute(arg) for arg in config.get("args", [])],
-        env={key: substitute(value) for key, value in config.get("env", {}).items()},
+def client_config(shipped: dict, user_config: dict[str, str]) -> dict | None:
+    """The command, arguments and environment a client starts the unpacked server with, as
+    the MCPB library's own `getMcpConfigForManifest` (which Claude Desktop uses) makes them
+    from the manifest and the user's settings; `None` where a required setting is missing."""
+    config_js = Path(shipped["cli"]).resolve().parents[1] / "shared" / "config.js"
+    script = (
+        "import { readFileSync } from 'node:fs';\n"
+        f"import {{ getMcpConfigForManifest }} from {json.dumps(config_js.as_uri())};\n"
+        "const [manifestPath, extensionPath, userConfig] = process.argv.slice(1);\n"
+        "const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));\n"
+        "const config = await getMcpConfigForManifest({ manifest, extensionPath, systemDirs: {},\n"
+        "  userConfig: JSON.parse(userConfig), pathSeparator: '/' });\n"
+        "console.log(JSON.stringify(config ?? null));\n"
     )
-    assert os.access(params.command, os.X_OK), f"{params.command} is not executable once unpacked"
+    unpacked = shipped["unpacked"]
+    done = run(["node", "--input-type=module", "-e", script, unpacked / "manifest.json", unpacked,
+                json.dumps(user_config)], unpacked, shipped["env"])
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.anyio
+async def test_the_unpacked_server_serves_as_a_client_starts_it(shipped: dict) -> None:
+    assert client_config(shipped, {}) is None, "the API key is required: no client starts it without"
+    config = client_config(shipped, {"weather_api_key": "test-key"})
+    assert config["env"] == {"WEATHER_API_KEY": "test-key", "REGION": "eu"}, config
+    command = Path(config["command"])
+    assert command.parent.parent.parent == shipped["unpacked"], config
+    assert os.access(command, os.X_OK), f"{command} is not executable once unpacked"
+    manifest = json.loads((shipped["unpacked"] / "manifest.json").read_text())
+    params = StdioServerParameters(command=str(command), args=config.get("args", []), env=config["env"])
     async with Client(params, read_timeout_seconds=30) as client:
         tools = (await client.list_tools()).tools
         assert [(tool.name, tool.description) for tool in tools] == [
