@@ -253,6 +253,9 @@ pub use crate::server::authorization::{TokenRefused, TokenVerifier};
 #[cfg(feature = "auth")]
 pub use crate::server::authorization::{introspection::IntrospectionVerifier, jwt::JwtVerifier};
 pub use crate::server::builder::Server;
+#[cfg(feature = "redis")]
+#[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
+pub use crate::server::fanout::RedisNotifications;
 pub use crate::server::tool_list::ToolList;
 pub use crate::server::tool_server::ToolServer;
 

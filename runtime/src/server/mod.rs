@@ -16,6 +16,8 @@ pub(crate) mod builder;
 pub(crate) mod catalog;
 pub(crate) mod derived;
 pub(crate) mod driver;
+#[cfg(feature = "redis")]
+pub(crate) mod fanout;
 pub(crate) mod invoke;
 pub(crate) mod listeners;
 pub(crate) mod mount;

@@ -21,6 +21,9 @@ pub(crate) struct Settings {
     pub(crate) state: StateMap,
     /// The users' layers of the request pipeline, outermost first.
     pub(crate) layers: Layers,
+    /// Where the replicas of the server share their notifications; `None` for one process.
+    #[cfg(feature = "redis")]
+    pub(crate) notifications: Option<crate::server::fanout::RedisNotifications>,
     #[cfg(feature = "http")]
     pub(crate) http: HttpOptions,
 }

@@ -78,6 +78,9 @@ struct Inner {
     followers: Mutex<Vec<Follower>>,
     /// The number the next listener is known by.
     next_listener: AtomicU64,
+    /// Where a change is published for the server's other replicas, when they share them.
+    #[cfg(feature = "redis")]
+    fanout: std::sync::OnceLock<Arc<crate::server::fanout::Fanout>>,
 }
 
 /// What a server this one is mounted into does when this list changes: lists the tools
@@ -297,6 +300,8 @@ impl ToolList {
                 listeners: Mutex::new(Vec::new()),
                 next_listener: AtomicU64::new(0),
                 followers: Mutex::new(Vec::new()),
+                #[cfg(feature = "redis")]
+                fanout: std::sync::OnceLock::new(),
             }),
         })
     }
@@ -385,6 +390,12 @@ impl ToolList {
     /// Adds a tool, once checked (see [`RuntimeTool`]), and tells every session. A tool
     /// with the name of one listed is an error that names where each was made: remove
     /// the first to replace it.
+    ///
+    /// The tool is this process's: a server run as several replicas has it on the
+    /// replica that added it only. With
+    /// `Server::share_notifications` (feature
+    /// `redis`), the other replicas' clients are told the list changed too, list again,
+    /// and see their own replica's tools.
     pub fn add(&self, tool: RuntimeTool) -> Result<(), ServerError> {
         let added = tool.build(self.inner.timeout)?;
         {
@@ -496,9 +507,25 @@ impl ToolList {
         listeners.push((number, listener));
     }
 
+    /// Publishes the change for the other replicas, when they share notifications, and
+    /// tells this replica's sessions and streams.
+    fn notify(&self) {
+        #[cfg(feature = "redis")]
+        if let Some(fanout) = self.inner.fanout.get() {
+            fanout.publish(crate::server::fanout::Change::Tools);
+        }
+        self.tell_listeners();
+    }
+
+    /// Publishes every change of the list through `fanout`, from now on.
+    #[cfg(feature = "redis")]
+    pub(crate) fn share_through(&self, fanout: Arc<crate::server::fanout::Fanout>) {
+        let _ = self.inner.fanout.set(fanout);
+    }
+
     /// Sends `notifications/tools/list_changed` to every session and stream still open;
     /// one that cannot be told is forgotten.
-    fn notify(&self) {
+    pub(crate) fn tell_listeners(&self) {
         let listeners: Vec<(u64, Arc<dyn Listener>)> = {
             let mut listeners =
                 (self.inner.listeners.lock()).unwrap_or_else(|poisoned| poisoned.into_inner());

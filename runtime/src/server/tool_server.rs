@@ -32,6 +32,8 @@ use crate::server::settings::HttpOptions;
 use crate::server::settings::{Limits, Rounds, Settings};
 
 use crate::server::derived::Derived;
+#[cfg(feature = "redis")]
+use crate::server::fanout::{Change, Fanout};
 use crate::server::tasks::Tasks;
 use crate::server::tool_list::ToolList;
 use crate::server::tools::Found;
@@ -88,6 +90,9 @@ pub(crate) struct Shared {
     pub(crate) tasks: Option<Arc<Tasks>>,
     /// The request pipeline's layers; empty, it is skipped.
     pub(crate) layers: Layers,
+    /// Where notifications are shared with the server's other replicas, when they are.
+    #[cfg(feature = "redis")]
+    fanout: Option<Arc<Fanout>>,
     #[cfg(feature = "http")]
     http: HttpOptions,
 }
@@ -105,7 +110,13 @@ impl ToolServer {
         let list = ToolList::new(&entries, added, mounted, timeout)?;
         // A tool asks for `State<ToolList>` to add or remove tools.
         settings.state.insert(list.clone());
-        Ok(Self {
+        #[cfg(feature = "redis")]
+        let fanout = (settings.notifications.take()).map(|shared| Arc::new(Fanout::new(shared)));
+        #[cfg(feature = "redis")]
+        if let Some(fanout) = &fanout {
+            list.share_through(Arc::clone(fanout));
+        }
+        let server = Self {
             shared: Arc::new(Shared {
                 about,
                 info: Derived::default(),
@@ -122,6 +133,8 @@ impl ToolServer {
                 seal: Derived::default(),
                 tasks: (settings.tasks.enabled).then(|| Arc::new(Tasks::new(settings.tasks))),
                 layers: settings.layers,
+                #[cfg(feature = "redis")]
+                fanout,
                 #[cfg(feature = "http")]
                 http: settings.http,
             }),
@@ -129,7 +142,36 @@ impl ToolServer {
             session: 0,
             piped: false,
             outbox: None,
-        })
+        };
+        #[cfg(feature = "redis")]
+        server.start_fanout();
+        Ok(server)
+    }
+
+    /// Starts hearing the other replicas' notifications, once, if the server shares them
+    /// and runs on an async runtime; the server's clients are told of each.
+    #[cfg(feature = "redis")]
+    fn start_fanout(&self) {
+        let Some(fanout) = &self.shared.fanout else {
+            return;
+        };
+        let shared = Arc::downgrade(&self.shared);
+        fanout.start(move || {
+            Box::new(move |change| {
+                let shared = shared.clone();
+                Box::pin(async move {
+                    let Some(shared) = shared.upgrade() else {
+                        return;
+                    };
+                    match change {
+                        Change::Tools => shared.list.tell_listeners(),
+                        Change::Resource { uri } => {
+                            shared.catalog.updated(&uri).await;
+                        }
+                    }
+                })
+            })
+        });
     }
 
     /// The tools this server lists now, with their schemas, as clients see them.
@@ -144,7 +186,11 @@ impl ToolServer {
     }
 
     /// Adds a tool defined at run time, as [`ToolList::add`] does: every session is told
-    /// the tools changed (`notifications/tools/list_changed`).
+    /// the tools changed (`notifications/tools/list_changed`). The tool is this process's:
+    /// each replica of a server has the run-time tools it added, and with
+    /// `Server::share_notifications` (feature
+    /// `redis`) the clients of the others are told the list changed and see their own
+    /// replica's list.
     ///
     /// ```standalone_crate
     /// use mcp_tool::{Arguments, Context, RuntimeTool, ToolError};
@@ -201,9 +247,13 @@ impl ToolServer {
         self.shared.catalog.resources.template_infos()
     }
 
-    /// Tells every session that subscribed to `uri` (`resources/subscribe`) that the
-    /// resource changed, with `notifications/resources/updated`; returns how many
-    /// sessions were told. A session that has ended is forgotten.
+    /// Tells every session that subscribed to `uri` (`resources/subscribe`), and every
+    /// `subscriptions/listen` stream that asked for it, that the resource changed, with
+    /// `notifications/resources/updated`; returns how many of this process's were told.
+    /// A session that has ended is forgotten. With
+    /// `Server::share_notifications` (feature
+    /// `redis`), the other replicas tell theirs too, without waiting: the number counts
+    /// this replica's only.
     ///
     /// ```standalone_crate
     /// /// The current settings.
@@ -221,6 +271,13 @@ impl ToolServer {
     /// # }
     /// ```
     pub async fn notify_resource_updated(&self, uri: &str) -> usize {
+        #[cfg(feature = "redis")]
+        if let Some(fanout) = &self.shared.fanout {
+            self.start_fanout();
+            fanout.publish(Change::Resource {
+                uri: uri.to_owned(),
+            });
+        }
         self.shared.catalog.updated(uri).await
     }
 
@@ -251,6 +308,8 @@ impl ToolServer {
 
     /// A new session over the same tools, with its own `logging/setLevel`.
     pub(crate) fn session(&self) -> Self {
+        #[cfg(feature = "redis")]
+        self.start_fanout();
         Self {
             shared: Arc::clone(&self.shared),
             log_filter: LogFilter::default(),

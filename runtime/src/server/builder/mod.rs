@@ -20,6 +20,8 @@ mod checks;
 mod composition;
 #[cfg(feature = "http")]
 mod http_options;
+#[cfg(feature = "redis")]
+mod replica_options;
 mod task_options;
 mod user_layers;
 

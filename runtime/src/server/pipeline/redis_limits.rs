@@ -104,7 +104,7 @@ pub struct RedisLimits {
 #[derive(Debug, thiserror::Error)]
 #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
 #[error("`redis::Client` refused the URL: {0}")]
-pub struct RedisUrlError(String);
+pub struct RedisUrlError(pub(crate) String);
 
 impl fmt::Debug for RedisLimits {
     // The URL may hold a password: it is never printed.
