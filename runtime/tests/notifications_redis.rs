@@ -251,6 +251,37 @@ async fn replicas_of_another_prefix_hear_nothing() {
 }
 
 #[tokio::test]
+async fn a_replica_dropped_leaves_the_channel() {
+    let Some(redis) = Redis::start() else { return };
+    let a = replica(&redis, "gone:");
+    until_subscribed(&redis, "gone:", 1, Duration::from_secs(5)).await;
+    drop(a);
+    until_subscribed(&redis, "gone:", 0, Duration::from_secs(5)).await;
+}
+
+#[test]
+fn a_replica_built_outside_an_async_runtime_listens_once_served() {
+    let Some(redis) = Redis::start() else { return };
+    let a = replica(&redis, "later:");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert_eq!(
+            redis_command(&redis, &["PUBSUB", "NUMSUB", "later:notifications"])
+                .last()
+                .map(String::as_str),
+            Some(":0")
+        );
+        let client = subscriber(&a).await;
+        until_subscribed(&redis, "later:", 1, Duration::from_secs(5)).await;
+        client.close().await;
+    });
+}
+
+#[tokio::test]
 async fn with_redis_stopped_a_replica_serves_and_tells_its_own_then_hears_the_others_again() {
     let Some(mut redis) = Redis::start() else {
         return;

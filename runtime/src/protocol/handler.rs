@@ -144,7 +144,7 @@ impl ServerHandler for ToolServer {
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
         let initialized = async |server: ToolServer, context: NotificationContext<RoleServer>| {
-            (server.shared.list).listen(Arc::new(PeerListener(context.peer)));
+            server.tell_of_tool_changes(Arc::new(PeerListener(context.peer)));
         };
         if self.unobserved() {
             initialized(self.clone(), context).await;
@@ -280,7 +280,7 @@ impl ServerHandler for ToolServer {
 
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
         let stream = Arc::new(StreamListener(context.sink().clone()));
-        self.shared.list.listen(stream.clone());
+        self.tell_of_tool_changes(stream.clone());
         let catalog = &self.shared.catalog;
         let number = catalog.open_stream(stream);
         context.cancelled().await;

@@ -12,6 +12,7 @@
 
 use std::fmt;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use futures::StreamExt as _;
@@ -130,6 +131,8 @@ pub(crate) struct Fanout {
     queue: mpsc::Sender<Change>,
     /// What the tasks need, until they are started on an async runtime.
     unstarted: Mutex<Option<Unstarted>>,
+    /// Whether the last change was dropped, the queue full.
+    dropping: AtomicBool,
     /// Stops the subscriber when the server is dropped.
     _stop: DropGuard,
 }
@@ -171,6 +174,7 @@ impl Fanout {
                 queue: receiver,
                 stop: stop.clone(),
             })),
+            dropping: AtomicBool::new(false),
             _stop: stop.drop_guard(),
         }
     }
@@ -207,11 +211,17 @@ impl Fanout {
         runtime.spawn(subscriber.run(stop));
     }
 
-    /// Queues `change` for the other replicas, never waiting: a full queue drops it.
+    /// Queues `change` for the other replicas, never waiting: a full queue drops it, and
+    /// the log says so once until one is queued again.
     pub(crate) fn publish(&self, change: Change) {
-        if let Err(error) = self.queue.try_send(change) {
-            tracing::warn!(%error, "a notification is not shared with the other replicas: \
-                 too many wait for Redis");
+        match self.queue.try_send(change) {
+            Ok(()) => self.dropping.store(false, Ordering::Relaxed),
+            Err(error) => {
+                if !self.dropping.swap(true, Ordering::Relaxed) {
+                    tracing::warn!(%error, "notifications are not shared with the other \
+                         replicas while too many wait for Redis");
+                }
+            }
         }
     }
 }

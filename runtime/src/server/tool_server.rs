@@ -25,6 +25,7 @@ use crate::registry::tool::ToolEntry;
 use crate::server::catalog::Catalog;
 use crate::server::driver;
 use crate::server::invoke::Scope;
+use crate::server::listeners::Listener;
 use crate::server::mount::MountedTool;
 use crate::server::pipeline::Layers;
 #[cfg(feature = "http")]
@@ -317,6 +318,14 @@ impl ToolServer {
             piped: false,
             outbox: None,
         }
+    }
+
+    /// Tells `listener`, a session or a stream, when the tools change, on this replica or,
+    /// when they share notifications, on another.
+    pub(crate) fn tell_of_tool_changes(&self, listener: Arc<dyn Listener>) {
+        #[cfg(feature = "redis")]
+        self.start_fanout();
+        self.shared.list.listen(listener);
     }
 
     pub(crate) fn limits(&self) -> Limits {
