@@ -12,7 +12,7 @@
 //! cargo run -p mcp-tool-file-search -- --list-tools --markdown   # CONTRIBUTING.md's table
 //! cargo run -p mcp-tool-file-search -- --tools searches.toml   # and saved searches as tools
 //! cargo run -p mcp-tool-file-search --features redis -- --http 127.0.0.1:8001 --stateless \
-//!     --redis redis://127.0.0.1:6379   # a replica that keeps its tasks in Redis
+//!     --redis redis://127.0.0.1:6379   # a replica that shares its tasks and notifications
 //! OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 \
 //!     cargo run -p mcp-tool-file-search --features opentelemetry   # spans and durations over OTLP
 //! ```
@@ -82,9 +82,10 @@ Options:
   --token-leeway S
                  with --issuer: how many seconds past its expiry a token is still
                  accepted, for clocks that differ. Defaults to 60
-  --redis URL    keep tasks in the Redis at URL (redis://HOST:PORT), shared by
-                 every replica given the same one; needs the server built with
-                 `--features redis`. Tasks are kept in memory otherwise
+  --redis URL    keep tasks in the Redis at URL (redis://HOST:PORT), and share
+                 notifications (tool list changes, resource updates) through it,
+                 with every replica given the same one; needs the server built
+                 with `--features redis`. Both stay in memory otherwise
   --task-lease MS how long a running task's lease lasts, in milliseconds: a
                  replica that dies mid-task leaves its tasks failed once their
                  lease lapses. Defaults to 15000
@@ -281,7 +282,8 @@ fn authorization(
     )
 }
 
-/// Where the server keeps its tasks: in Redis with `--redis`, in memory otherwise.
+/// Where the server keeps its tasks and shares its notifications: in Redis with `--redis`,
+/// in memory otherwise.
 fn task_store(server: mcp_tool::Server, options: &Options) -> anyhow::Result<mcp_tool::Server> {
     let server = match options.task_lease {
         Some(millis) => server.task_lease(std::time::Duration::from_millis(millis)),
@@ -291,10 +293,16 @@ fn task_store(server: mcp_tool::Server, options: &Options) -> anyhow::Result<mcp
         return Ok(server);
     };
     #[cfg(feature = "redis")]
-    return Ok(server.serve_tasks().task_store(
-        mcp_tool::tasks::RedisStore::new(url)
-            .map_err(|error| anyhow::anyhow!("--redis: {error}"))?,
-    ));
+    return Ok(server
+        .serve_tasks()
+        .task_store(
+            mcp_tool::tasks::RedisStore::new(url)
+                .map_err(|error| anyhow::anyhow!("--redis: {error}"))?,
+        )
+        .share_notifications(
+            mcp_tool::RedisNotifications::new(url)
+                .map_err(|error| anyhow::anyhow!("--redis: {error}"))?,
+        ));
     #[cfg(not(feature = "redis"))]
     anyhow::bail!(
         "--redis {url}: this build keeps tasks in memory only; build the server with its \
