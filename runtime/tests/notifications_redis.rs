@@ -171,35 +171,40 @@ async fn a_change_on_one_replica_reaches_every_replica_s_clients_once() {
     let quiet = TestClient::connect(b.clone()).await.unwrap();
     let mut heard: Vec<Heard> = (0..4).map(|_| Heard::default()).collect();
 
+    // Each client waits what is left of one second since the change was raised.
+    let second = |raised: Instant| Duration::from_secs(1).saturating_sub(raised.elapsed());
+    let raised = Instant::now();
     a.add_tool(runtime_tool("fresh")).unwrap();
     for (client, heard) in clients.iter().zip(&mut heard).skip(1) {
-        let took = heard.wait(
-            client,
-            &Notification::ToolListChanged,
-            Duration::from_secs(1),
+        let came = heard.wait(client, &Notification::ToolListChanged, second(raised));
+        assert!(
+            came.await.is_some(),
+            "list_changed heard on another replica within 1 s"
         );
-        let took = took
-            .await
-            .expect("list_changed heard on another replica within 1 s");
-        eprintln!("list_changed heard on another replica after {took:?}");
+        eprintln!(
+            "list_changed heard on another replica {:?} after it was raised",
+            raised.elapsed()
+        );
     }
     // The tool is replica A's: B lists its own tools, without it.
     let listed = clients[1].list().await.unwrap();
     assert!(listed.iter().all(|tool| tool.name != "fresh"));
     assert!(clients[0].tool("fresh").await.unwrap().is_some());
 
-    assert_eq!(
-        a.notify_resource_updated(SHARED).await,
-        1,
-        "A's one subscriber"
-    );
+    let raised = Instant::now();
+    let told = a.notify_resource_updated(SHARED).await;
+    assert_eq!(told, 1, "A's one subscriber");
     for (client, heard) in clients.iter().zip(&mut heard).skip(1) {
         let wanted = updated(SHARED);
-        let took = heard.wait(client, &wanted, Duration::from_secs(1));
-        let took = took
-            .await
-            .expect("resources/updated heard on another replica within 1 s");
-        eprintln!("resources/updated heard on another replica after {took:?}");
+        let came = heard.wait(client, &wanted, second(raised));
+        assert!(
+            came.await.is_some(),
+            "resources/updated heard on another replica within 1 s"
+        );
+        eprintln!(
+            "resources/updated heard on another replica {:?} after it was raised",
+            raised.elapsed()
+        );
     }
 
     // Each client heard each change once, A's own included, whose echo is skipped; the
@@ -538,17 +543,23 @@ mod scoped {
             }
         }
 
+        let raised = Instant::now();
         a.notify_resource_updated(SECRET).await;
         a.notify_resource_updated(SHARED).await;
         a.add_tool(runtime_tool("fresh")).unwrap();
-        let second = Duration::from_secs(1);
+        // What is left of one second since the changes were raised.
+        let second = || Duration::from_secs(1).saturating_sub(raised.elapsed());
         for stream in holders.iter().chain(&others) {
-            assert!(stream.heard(UPDATED, Some(SHARED), second).await);
-            assert!(stream.heard(CHANGED, None, second).await);
+            assert!(stream.heard(UPDATED, Some(SHARED), second()).await);
+            assert!(stream.heard(CHANGED, None, second()).await);
         }
         for stream in &holders {
-            assert!(stream.heard(UPDATED, Some(SECRET), second).await);
+            assert!(stream.heard(UPDATED, Some(SECRET), second()).await);
         }
+        eprintln!(
+            "every stream heard every change {:?} after the first was raised",
+            raised.elapsed()
+        );
         // Every notification of A's came to each stream once, A's own included, the
         // secret note's to the holders of its scope only.
         tokio::time::sleep(Duration::from_millis(300)).await;
