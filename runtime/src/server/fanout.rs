@@ -131,6 +131,8 @@ pub(crate) struct Fanout {
     queue: mpsc::Sender<Change>,
     /// What the tasks need, until they are started on an async runtime.
     unstarted: Mutex<Option<Unstarted>>,
+    /// Whether the tasks were started.
+    started: AtomicBool,
     /// Whether the last change was dropped, the queue full.
     dropping: AtomicBool,
     /// Stops the subscriber when the server is dropped.
@@ -174,6 +176,7 @@ impl Fanout {
                 queue: receiver,
                 stop: stop.clone(),
             })),
+            started: AtomicBool::new(false),
             dropping: AtomicBool::new(false),
             _stop: stop.drop_guard(),
         }
@@ -182,6 +185,10 @@ impl Fanout {
     /// Starts publishing and hearing the other replicas, once, when called on an async
     /// runtime; `deliver` gives what is heard to this replica's clients.
     pub(crate) fn start(&self, deliver: impl FnOnce() -> Deliver) {
+        // Every session asks: once started, the answer is one load.
+        if self.started.load(Ordering::Acquire) {
+            return;
+        }
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
             return;
         };
@@ -195,6 +202,7 @@ impl Fanout {
         else {
             return;
         };
+        self.started.store(true, Ordering::Release);
         let channel = config.channel();
         runtime.spawn(publish(
             config.client.clone(),

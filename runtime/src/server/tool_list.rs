@@ -392,10 +392,9 @@ impl ToolList {
     /// the first to replace it.
     ///
     /// The tool is this process's: a server run as several replicas has it on the
-    /// replica that added it only. With
-    /// `Server::share_notifications` (feature
-    /// `redis`), the other replicas' clients are told the list changed too, list again,
-    /// and see their own replica's tools.
+    /// replica that added it only. With `Server::share_notifications` (feature `redis`),
+    /// the other replicas' clients are told the list changed too, list again, and see
+    /// their own replica's tools.
     pub fn add(&self, tool: RuntimeTool) -> Result<(), ServerError> {
         let added = tool.build(self.inner.timeout)?;
         {

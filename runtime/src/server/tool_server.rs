@@ -156,8 +156,8 @@ impl ToolServer {
         let Some(fanout) = &self.shared.fanout else {
             return;
         };
-        let shared = Arc::downgrade(&self.shared);
-        fanout.start(move || {
+        fanout.start(|| {
+            let shared = Arc::downgrade(&self.shared);
             Box::new(move |change| {
                 let shared = shared.clone();
                 Box::pin(async move {
@@ -189,9 +189,8 @@ impl ToolServer {
     /// Adds a tool defined at run time, as [`ToolList::add`] does: every session is told
     /// the tools changed (`notifications/tools/list_changed`). The tool is this process's:
     /// each replica of a server has the run-time tools it added, and with
-    /// `Server::share_notifications` (feature
-    /// `redis`) the clients of the others are told the list changed and see their own
-    /// replica's list.
+    /// `Server::share_notifications` (feature `redis`) the clients of the others are told
+    /// the list changed and see their own replica's list.
     ///
     /// ```standalone_crate
     /// use mcp_tool::{Arguments, Context, RuntimeTool, ToolError};
@@ -251,8 +250,7 @@ impl ToolServer {
     /// Tells every session that subscribed to `uri` (`resources/subscribe`), and every
     /// `subscriptions/listen` stream that asked for it, that the resource changed, with
     /// `notifications/resources/updated`; returns how many of this process's were told.
-    /// A session that has ended is forgotten. With
-    /// `Server::share_notifications` (feature
+    /// A session that has ended is forgotten. With `Server::share_notifications` (feature
     /// `redis`), the other replicas tell theirs too, without waiting: the number counts
     /// this replica's only.
     ///
