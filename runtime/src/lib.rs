@@ -243,6 +243,9 @@ pub use crate::outcome::failure::IntoFailure;
 pub use crate::outcome::output::{IntoContent, Structured, ToolOutput};
 #[cfg(feature = "http")]
 pub use crate::protocol::http::{HttpBody, HttpService};
+#[cfg(feature = "proxy")]
+#[cfg_attr(docsrs, doc(cfg(feature = "proxy")))]
+pub use crate::protocol::upstream::Proxy;
 pub use crate::registry::prompt_entry::IntoPrompt;
 pub use crate::registry::resource::IntoResource;
 pub use crate::registry::runtime_handler::RuntimeHandler;

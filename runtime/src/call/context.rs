@@ -218,6 +218,18 @@ impl Context {
         self.send_progress(done.as_progress(), Some(total.as_progress()), Some(message))
     }
 
+    /// Reports progress as another server sent it, its total and message (masked) if any.
+    #[cfg(feature = "proxy")]
+    pub(crate) async fn forward_progress(
+        &self,
+        done: f64,
+        total: Option<f64>,
+        message: Option<String>,
+    ) {
+        let message = message.map(|message| masking::mask_failure(&message).into_owned());
+        self.send_progress(done, total, message).await;
+    }
+
     async fn send_progress(&self, done: f64, total: Option<f64>, message: Option<String>) {
         let Some(session) = &self.inner.session else {
             return;

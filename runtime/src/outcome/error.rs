@@ -225,6 +225,15 @@ pub enum ServerError {
         /// Where the second was made, and the namespace it is mounted under, if any.
         second: String,
     },
+    /// An upstream server given to [`Proxy`](crate::Proxy) cannot be served: its command
+    /// does not start, or it does not answer `initialize` or `tools/list`.
+    #[error("the upstream server `{upstream}` cannot be served: {problem}")]
+    Upstream {
+        /// The upstream's name, as [`Proxy::named`](crate::Proxy::named) gave it.
+        upstream: String,
+        /// What went wrong, and what to check.
+        problem: String,
+    },
     /// A tool made at run time is not one the server can serve.
     #[error("the tool `{name}` made at {location} cannot be added: {problem}")]
     InvalidTool {

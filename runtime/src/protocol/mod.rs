@@ -7,7 +7,8 @@
 //! request through the pipeline, [`peer_session`] is how a call's `Context` reaches rmcp's
 //! peer, [`mounted`] hands a mounted server's call to it, [`request_state`] and [`questions`] carry a call's rounds, [`call_reply`] turns a
 //! call's outcome into rmcp's reply, [`direct_call`] answers a `tools/call` without
-//! rmcp's service loop, as [`line_calls`] does over stdio). **May import:** everything in the crate; this
+//! rmcp's service loop, as [`line_calls`] does over stdio, [`upstream`] serves another MCP
+//! server through this one). **May import:** everything in the crate; this
 //! is the one folder that speaks `rmcp` (`scripts/layout.py` checks it).
 
 pub(crate) mod bridge;
@@ -27,4 +28,6 @@ pub(crate) mod questions;
 pub(crate) mod request_state;
 pub(crate) mod stdio;
 pub(crate) mod task_methods;
+#[cfg(feature = "proxy")]
+pub(crate) mod upstream;
 pub(crate) mod wire;

@@ -12,4 +12,5 @@ pub(crate) mod resource;
 pub(crate) mod runtime_handler;
 pub(crate) mod runtime_tool;
 pub(crate) mod tool;
+pub(crate) mod tool_name;
 pub(crate) mod uri_template;

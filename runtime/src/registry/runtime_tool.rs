@@ -17,9 +17,7 @@ use crate::call::schema;
 use crate::model::{TaskSupport, ToolAnnotations, ToolInfo};
 use crate::outcome::error::ServerError;
 use crate::registry::runtime_handler::{Handler, RuntimeHandler};
-
-/// The longest tool name the MCP specification allows.
-const MAX_NAME_LEN: usize = 128;
+use crate::registry::tool_name;
 
 /// A tool defined at run time, from a configuration file, a database table or an API
 /// description, rather than with `#[mcp_tool]`: give it to
@@ -73,6 +71,8 @@ pub struct RuntimeTool {
     location: &'static Location<'static>,
     /// Where the tool comes from, in place of `location`.
     origin: Option<String>,
+    /// Whether its name is another server's, held to the specification's rule alone.
+    foreign_name: bool,
 }
 
 impl RuntimeTool {
@@ -100,6 +100,7 @@ impl RuntimeTool {
             handler: None,
             location: Location::caller(),
             origin: None,
+            foreign_name: false,
         }
     }
 
@@ -308,6 +309,14 @@ impl RuntimeTool {
         self
     }
 
+    /// Holds the name to the specification's rule (`[A-Za-z0-9_.-]{1,128}`), not to
+    /// snake_case: the name an upstream server gave its tool.
+    #[cfg(feature = "proxy")]
+    pub(crate) fn foreign_name(mut self) -> Self {
+        self.foreign_name = true;
+        self
+    }
+
     /// The tool as a server serves it, once checked; `timeout` is the server's.
     pub(crate) fn build(self, timeout: Option<Duration>) -> Result<CheckedTool, ServerError> {
         let invalid = |problem: String| ServerError::InvalidTool {
@@ -315,7 +324,10 @@ impl RuntimeTool {
             location: self.location(),
             problem,
         };
-        if let Some(problem) = name_problem(&self.name) {
+        if let Some(problem) = match self.foreign_name {
+            true => tool_name::foreign_problem(&self.name),
+            false => tool_name::problem(&self.name),
+        } {
             return Err(invalid(problem));
         }
         if self.description.trim().is_empty() {
@@ -420,44 +432,6 @@ fn schema_of<T: JsonSchema>() -> Value {
     value
 }
 
-/// What is wrong with a tool's name: the attribute's rule for a function's name.
-fn name_problem(name: &str) -> Option<String> {
-    let snake_case = name.starts_with(|c: char| c.is_ascii_lowercase())
-        && (name.chars()).all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
-        && !name.contains("__")
-        && !name.ends_with('_');
-    if !snake_case {
-        let snake = to_snake_case(name);
-        let suggestion = if snake.is_empty() || snake == name {
-            String::new()
-        } else {
-            format!(": call it `{snake}`")
-        };
-        // The name is the program's, not a client's: shown whole.
-        return Some(format!(
-            "its name must be snake_case (lowercase letters, digits and `_`, starting with a \
-             letter), and `{name}` is not{suggestion}"
-        ));
-    }
-    (name.len() > MAX_NAME_LEN).then(|| {
-        format!(
-            "a tool's name has at most {MAX_NAME_LEN} characters, and `{name}` has {}: \
-             shorten it",
-            name.len()
-        )
-    })
-}
-
-/// `searchFiles` → `search_files`, `read-file` → `read_file`.
-/// `name` in snake_case, as the attribute suggests it (`HTTPServer` is `http_server`):
-/// `heck`'s word boundaries, kept only when they make a valid name.
-fn to_snake_case(name: &str) -> String {
-    let snake = heck::ToSnakeCase::to_snake_case(name);
-    let valid = snake.starts_with(|c: char| c.is_ascii_lowercase())
-        && (snake.chars()).all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
-    if valid { snake } else { String::new() }
-}
-
 /// The name as a `&'static str`, which a call's [`Context`] gives: each distinct name is
 /// kept once for the life of the process, however often a tool of that name is added.
 pub(crate) fn intern(name: &str) -> &'static str {
@@ -543,46 +517,6 @@ fn scopes_problem(scopes: &[String]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn names_are_snake_case() {
-        assert_eq!(name_problem("search_files"), None);
-        assert_eq!(name_problem("find2"), None);
-        let rule = "its name must be snake_case (lowercase letters, digits and `_`, starting \
-                    with a letter)";
-        for (bad, told) in [
-            (
-                "searchFiles",
-                ", and `searchFiles` is not: call it `search_files`",
-            ),
-            ("Search", ", and `Search` is not: call it `search`"),
-            ("read-file", ", and `read-file` is not: call it `read_file`"),
-            ("a__b", ", and `a__b` is not: call it `a_b`"),
-            ("a_", ", and `a_` is not: call it `a`"),
-            ("_a", ", and `_a` is not: call it `a`"),
-            ("2a", ", and `2a` is not"),
-            ("", ", and `` is not"),
-        ] {
-            assert_eq!(name_problem(bad), Some(format!("{rule}{told}")), "{bad}");
-        }
-        let long = "a".repeat(MAX_NAME_LEN + 1);
-        assert_eq!(name_problem(&long[..MAX_NAME_LEN]), None);
-        assert_eq!(
-            name_problem(&long),
-            Some(format!(
-                "a tool's name has at most 128 characters, and `{long}` has 129: shorten it"
-            ))
-        );
-        assert_eq!(to_snake_case("searchFiles"), "search_files");
-        assert_eq!(to_snake_case("read-file"), "read_file");
-        assert_eq!(to_snake_case("a__b_"), "a_b");
-        // Acronyms are one word, as the attribute's suggestion has them.
-        assert_eq!(to_snake_case("HTTPServer"), "http_server");
-        assert_eq!(to_snake_case("parseURLQuery2"), "parse_url_query2");
-        // No suggestion that would itself be refused.
-        assert_eq!(to_snake_case("Ünïcode"), "");
-        assert_eq!(to_snake_case("9lives"), "");
-    }
 
     #[test]
     fn a_name_is_kept_once() {
