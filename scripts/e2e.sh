@@ -12,7 +12,9 @@
 # installed under target/ by scripts/setup-mcpb.sh), unpacked and served, and its
 # `publish --dry-run` server.json held to the registry's rules, and
 # mcp-fuzzer in tools and protocol modes over stdio and HTTP (installed with pip in a venv of
-# its own under target/ by scripts/setup-fuzzer.sh).
+# its own under target/ by scripts/setup-fuzzer.sh), and the gateway example fronting
+# @modelcontextprotocol/server-everything (installed with npm under target/ by
+# scripts/setup-everything.sh).
 # Extra arguments go to pytest, e.g. `scripts/e2e.sh -k unknown_tool`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,7 +24,8 @@ scripts/setup-python.sh
 # Under CI (`CI` set, as CI services set it) a tool that cannot be installed fails the run,
 # naming its setup step and its error; elsewhere its tests skip, saying why, and the last
 # line counts them. The setup scripts fail on purpose when asked (INSPECTOR_FORCE_FAIL=1,
-# FUZZER_FORCE_FAIL=1, NGINX_FORCE_FAIL=1, REDIS_FORCE_FAIL=1, OAUTH_FORCE_FAIL=1, MCPB_FORCE_FAIL=1), which is how this handling is
+# FUZZER_FORCE_FAIL=1, NGINX_FORCE_FAIL=1, REDIS_FORCE_FAIL=1, OAUTH_FORCE_FAIL=1, MCPB_FORCE_FAIL=1,
+# EVERYTHING_FORCE_FAIL=1), which is how this handling is
 # tested.
 ci() { [[ ! "${CI:-}" =~ ^(|0|false|FALSE|False|no)$ ]]; }
 unavailable=()
@@ -66,6 +69,13 @@ fi
 if setup scripts/setup-mcpb.sh MCPB_UNAVAILABLE; then
     MCPB_CLI="$(sed -n 's/^mcpb=//p' <<<"$setup_output")"
     export MCPB_CLI
+fi
+
+# server-everything's paths, for the gateway's test.
+if setup scripts/setup-everything.sh EVERYTHING_UNAVAILABLE; then
+    EVERYTHING_NODE="$(sed -n 's/^node=//p' <<<"$setup_output")"
+    EVERYTHING_JS="$(sed -n 's/^everything=//p' <<<"$setup_output")"
+    export EVERYTHING_NODE EVERYTHING_JS
 fi
 
 # oidc-provider's paths, for the authorization tests' issuer.
