@@ -1,8 +1,9 @@
 //! `Proxy`: an upstream MCP server run as a child process, mounted and called through a
 //! server of ours. The upstream is `upstream/fake_upstream.py`, written to misbehave on
 //! demand: one connection shared by every call, progress to the caller, list changes
-//! followed, and each way an upstream fails (never answering, dying mid-call, malformed
-//! JSON, a result too large, an error with a secret) contained, named and masked.
+//! followed, a call cancelled by its client cancelled upstream, and each way an upstream
+//! fails (never answering, dying mid-call, malformed JSON, a result too large, an error
+//! with a secret, a request for sampling it was never allowed) contained, named and masked.
 
 #![cfg(feature = "proxy")]
 
@@ -254,4 +255,75 @@ async fn a_command_that_does_not_start_is_a_clear_error() {
         text.starts_with("the upstream server `missing` cannot be served: the command"),
         "{text}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_its_client_cancels_is_cancelled_upstream() {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+    let (server, _client) = gateway(fake()).await;
+    let (mut to_server, server_input) = tokio::io::duplex(1 << 16);
+    let (server_output, from_server) = tokio::io::duplex(1 << 16);
+    tokio::spawn(server.serve_lines(server_input, server_output));
+    let mut lines = BufReader::new(from_server).lines();
+    let mut send = async |message: serde_json::Value| {
+        let line = message.to_string() + "\n";
+        to_server.write_all(line.as_bytes()).await.unwrap();
+    };
+    let call = |id: u64, name: &str| {
+        json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call",
+                "params": { "name": name, "arguments": {} } })
+    };
+    send(
+        json!({ "jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": { "name": "raw", "version": "1" } } }),
+    )
+    .await;
+    send(json!({ "jsonrpc": "2.0", "method": "notifications/initialized" })).await;
+    send(call(7, "fake_hang")).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    send(
+        json!({ "jsonrpc": "2.0", "method": "notifications/cancelled",
+                 "params": { "requestId": 7, "reason": "the user gave up" } }),
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    send(call(8, "fake_cancelled")).await;
+    let reply = loop {
+        let line = tokio::time::timeout(Duration::from_secs(10), lines.next_line())
+            .await
+            .expect("a reply within 10 s")
+            .unwrap()
+            .expect("the server is still there");
+        let message: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_ne!(
+            message["id"], 7,
+            "a cancelled call gets no reply: {message}"
+        );
+        if message["id"] == 8 {
+            break message;
+        }
+    };
+    let text = reply["result"]["content"][0]["text"].as_str().unwrap();
+    let cancelled: Vec<serde_json::Value> = serde_json::from_str(text).unwrap();
+    assert_eq!(
+        cancelled.len(),
+        1,
+        "the upstream heard one cancellation: {text}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_upstream_request_its_caller_never_allowed_is_refused() {
+    let (_server, client) = gateway(fake()).await;
+    // The upstream asks for sampling; the proxy declared no such capability.
+    let answer = client.call("fake_sample", json!({})).await.unwrap();
+    assert!(!answer.is_error, "{}", answer.text());
+    let answer: serde_json::Value = serde_json::from_str(&answer.text()).unwrap();
+    assert!(
+        answer["code"].is_i64(),
+        "a JSON-RPC error, not a sample: {answer}"
+    );
+    assert_eq!(client.call("ping", json!({})).await.unwrap().text(), "pong");
 }

@@ -2,7 +2,7 @@
 """An MCP server over stdio for the proxy's tests, written by hand so that it can
 misbehave: a tool that never answers, one that exits mid-call, one that answers with
 bytes that are not JSON, one whose result is huge, one that fails with a secret in its
-text, one that adds a tool and says so.  Each call runs on a thread of its own."""
+text, one that adds a tool and says so, one that asks for sampling it was never allowed.  Each call runs on a thread of its own."""
 import json
 import os
 import sys
@@ -12,6 +12,9 @@ import time
 write_lock = threading.Lock()
 cancelled = []
 extra_tools = []
+# Answers to the requests this server sends its client, by id.
+answers = {}
+answered = threading.Condition()
 
 TOOLS = [
     ("echo", "Returns its text.", {"text": {"type": "string"}}),
@@ -25,6 +28,7 @@ TOOLS = [
     ("fail", "Fails with a secret in its message.", {}),
     ("grow", "Adds the tool added and says the tools changed.", {}),
     ("cancelled", "Returns the ids of the requests the client cancelled.", {}),
+    ("sample", "Asks the client for sampling, which it never allowed, and returns the answer.", {}),
 ]
 
 
@@ -89,6 +93,14 @@ def call(request_id, params):
         result = text("here")
     elif name == "cancelled":
         result = text(json.dumps(cancelled))
+    elif name == "sample":
+        asked = f"ask-{request_id}"
+        send({"jsonrpc": "2.0", "id": asked, "method": "sampling/createMessage",
+              "params": {"messages": [{"role": "user", "content": {"type": "text", "text": "hi"}}],
+                         "maxTokens": 10}})
+        with answered:
+            answered.wait_for(lambda: asked in answers, timeout=5)
+            result = text(json.dumps(answers.get(asked)))
     else:
         send({"jsonrpc": "2.0", "id": request_id,
               "error": {"code": -32602, "message": f"Unknown tool: {name}"}})
@@ -116,6 +128,10 @@ def main():
             threading.Thread(target=call, args=(request_id, params), daemon=True).start()
         elif method == "notifications/cancelled":
             cancelled.append(params.get("requestId"))
+        elif method is None and request_id is not None:
+            with answered:
+                answers[request_id] = message.get("error") or message.get("result")
+                answered.notify_all()
         elif method == "ping":
             send({"jsonrpc": "2.0", "id": request_id, "result": {}})
         elif request_id is not None:
