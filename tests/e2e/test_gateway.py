@@ -4,7 +4,7 @@ mounted as `everything`, driven by the official Python MCP client. Its tools are
 under the namespace, `echo` and `get-sum` are called through the gateway, the progress of
 `trigger-long-running-operation` reaches the client that made the call, and the upstream
 killed mid-call gives that call an error naming it, the next call being served by the
-restarted upstream. scripts/setup-everything.sh installs the server under target/, and
+restarted upstream; with `--http ADDR` the gateway serves the same over Streamable HTTP. scripts/setup-everything.sh installs the server under target/, and
 scripts/e2e.sh passes its paths on (EVERYTHING_NODE, EVERYTHING_JS) and builds the
 example (EXAMPLES_DIR)."""
 
@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
+import subprocess
 import time
 from pathlib import Path
 
@@ -127,3 +129,26 @@ async def test_the_upstream_killed_mid_call_fails_that_call_and_is_restarted(eve
         while (after := upstream_pids(script)) == before and time.monotonic() < deadline:
             await anyio.sleep(0.1)
         assert len(after) == 1 and after != before, (before, after)
+
+
+async def test_the_gateway_serves_streamable_http_with_http(everything: list[str]) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    node, *args = everything
+    command = [example("gateway"), "--http", f"127.0.0.1:{port}", "--upstream", f"everything={node}", *args]
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        # It serves once the upstream is started and listed; it says so on stderr.
+        for line in server.stderr:
+            if "serving MCP over HTTP" in line:
+                break
+        else:
+            pytest.fail(f"the gateway exited {server.wait()} without serving")
+        async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+            echoed = await client.call_tool("everything_echo", {"message": "over HTTP"})
+        assert not echoed.is_error
+        assert echoed.content[0].text == "Echo: over HTTP"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
