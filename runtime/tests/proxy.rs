@@ -3,7 +3,8 @@
 //! demand: one connection shared by every call, progress to the caller, list changes
 //! followed, a call cancelled by its client cancelled upstream, and each way an upstream
 //! fails (never answering, dying mid-call, malformed JSON, a result too large, an error
-//! with a secret, a request for sampling it was never allowed) contained, named and masked.
+//! with a secret, a request for sampling it was never allowed, a flood of notifications)
+//! contained, named and masked.
 
 #![cfg(feature = "proxy")]
 
@@ -25,6 +26,11 @@ fn fake() -> Proxy {
         .timeout(Duration::from_secs(2))
         .max_result_size(64 * 1024)
         .restart_backoff(Duration::from_millis(50), Duration::from_millis(200))
+}
+
+/// The fake upstream with a short time limit, for the calls it never answers.
+fn impatient() -> Proxy {
+    fake().timeout(Duration::from_secs(2))
 }
 
 /// A gateway serving a local tool beside the fake upstream mounted as `fake`.
@@ -116,12 +122,12 @@ async fn progress_goes_only_to_the_caller_who_asked() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_upstream_that_never_answers_fails_the_call_in_time_and_is_cancelled_there() {
-    let (_server, client) = gateway(fake()).await;
+    let (_server, client) = gateway(impatient()).await;
     let began = Instant::now();
     let hung = client.call("fake_hang", json!({})).await.unwrap();
     assert!(hung.is_error);
     assert!(
-        began.elapsed() < Duration::from_secs(3),
+        began.elapsed() < Duration::from_secs(5),
         "{:?}",
         began.elapsed()
     );
@@ -161,11 +167,15 @@ async fn an_upstream_that_dies_mid_call_is_restarted_and_the_next_call_served() 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_upstream_that_answers_malformed_json_fails_the_call_in_time() {
-    let (_server, client) = gateway(fake()).await;
+    let (_server, client) = gateway(impatient()).await;
     let began = Instant::now();
     let garbled = client.call("fake_garbage", json!({})).await.unwrap();
     assert!(garbled.is_error);
-    assert!(began.elapsed() < Duration::from_secs(3));
+    assert!(
+        began.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        began.elapsed()
+    );
     assert!(
         (garbled.text()).contains("the upstream server `fake` did not answer"),
         "{}",
@@ -325,5 +335,26 @@ async fn an_upstream_request_its_caller_never_allowed_is_refused() {
         answer["code"].is_i64(),
         "a JSON-RPC error, not a sample: {answer}"
     );
+    assert_eq!(client.call("ping", json!({})).await.unwrap().text(), "pong");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_upstream_that_floods_notifications_is_contained() {
+    let (_server, client) = gateway(fake()).await;
+    let began = Instant::now();
+    let flooded = (client.call_with_progress("fake_flood", json!({}), "flood"))
+        .await
+        .unwrap();
+    assert_eq!(flooded.text(), "flooded");
+    assert!(
+        began.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        began.elapsed()
+    );
+    let heard = (client.take_notifications().into_iter())
+        .filter(|sent| matches!(sent, Notification::Progress(_)))
+        .count();
+    // What the client could not take in time is dropped, never queued without bound.
+    assert!((1..=2_000).contains(&heard), "{heard}");
     assert_eq!(client.call("ping", json!({})).await.unwrap().text(), "pong");
 }

@@ -28,6 +28,7 @@ TOOLS = [
     ("fail", "Fails with a secret in its message.", {}),
     ("grow", "Adds the tool added and says the tools changed.", {}),
     ("cancelled", "Returns the ids of the requests the client cancelled.", {}),
+    ("flood", "Sends two thousand progress notifications and log messages, then returns.", {}),
     ("sample", "Asks the client for sampling, which it never allowed, and returns the answer.", {}),
 ]
 
@@ -70,6 +71,14 @@ def call(request_id, params):
                                  "message": f"step {step}"}})
             time.sleep(0.02)
         result = text("done")
+    elif name == "flood":
+        for step in range(1, 2001):
+            if token is not None:
+                send({"jsonrpc": "2.0", "method": "notifications/progress",
+                      "params": {"progressToken": token, "progress": step, "total": 2000}})
+            send({"jsonrpc": "2.0", "method": "notifications/message",
+                  "params": {"level": "info", "data": f"flood {step}"}})
+        result = text("flooded")
     elif name == "hang":
         return
     elif name == "die":

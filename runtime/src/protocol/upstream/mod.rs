@@ -179,6 +179,10 @@ impl Proxy {
 /// A progress notification of the upstream, as the call that asked for it reports it.
 pub(crate) type Progress = (f64, Option<f64>, Option<String>);
 
+/// How many of a call's progress reports may wait to be sent to its client; an upstream
+/// that sends more at once than the client takes loses the extra ones.
+pub(crate) const PROGRESS_QUEUE: usize = 64;
+
 /// What the calls, the connection and its watcher share about one upstream.
 #[derive(Debug)]
 pub(crate) struct Upstream {
@@ -188,8 +192,9 @@ pub(crate) struct Upstream {
     pub(crate) max_result: usize,
     /// The live connection, `None` while the child is being restarted.
     pub(crate) peer: watch::Sender<Option<Peer<RoleClient>>>,
-    /// Where each call in flight wants its progress, by the token it was sent with.
-    pub(crate) progress: Mutex<HashMap<ProgressToken, mpsc::UnboundedSender<Progress>>>,
+    /// Where each call in flight wants its progress, by the token it was sent with: a
+    /// queue of [`PROGRESS_QUEUE`] reports, past which a flood is dropped.
+    pub(crate) progress: Mutex<HashMap<ProgressToken, mpsc::Sender<Progress>>>,
     /// Told when the upstream says its tools changed.
     pub(crate) tools_changed: Notify,
     /// What the upstream listed last, by name.

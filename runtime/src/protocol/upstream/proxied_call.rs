@@ -92,7 +92,7 @@ async fn call(
         .send_cancellable_request(request, PeerRequestOptions::no_options())
         .await
         .map_err(|_| closed(upstream))?;
-    let (sender, mut progress) = mpsc::unbounded_channel();
+    let (sender, mut progress) = mpsc::channel(super::PROGRESS_QUEUE);
     let _route = Route::new(upstream, handle.progress_token.clone(), sender);
     let mut pending = Pending {
         peer: Some(handle.peer.clone()),
@@ -101,8 +101,6 @@ async fn call(
     let mut answer = handle.rx;
     let answer = loop {
         tokio::select! {
-            // Progress first: what came before the answer is sent before it.
-            biased;
             Some(report) = progress.recv() => send_progress(ctx, report).await,
             answer = &mut answer => break answer,
             () = tokio::time::sleep_until(deadline) => return Err(late()),
@@ -110,8 +108,9 @@ async fn call(
         }
     };
     pending.peer = None;
-    // rmcp hands each notification to a task of its own, so that one sent just before
-    // the answer may still be on its way: what arrived by now is sent before the answer.
+    // What came before the answer is sent before it: the reports queued by now (at most
+    // the queue's length, however many the upstream sends). rmcp hands each notification
+    // to a task of its own, so that one sent just before the answer may still be on its way.
     tokio::task::yield_now().await;
     while let Ok(report) = progress.try_recv() {
         send_progress(ctx, report).await;
@@ -196,7 +195,7 @@ impl<'a> Route<'a> {
     fn new(
         upstream: &'a Upstream,
         token: ProgressToken,
-        sender: mpsc::UnboundedSender<super::Progress>,
+        sender: mpsc::Sender<super::Progress>,
     ) -> Self {
         lock(&upstream.progress).insert(token.clone(), sender);
         Self { upstream, token }

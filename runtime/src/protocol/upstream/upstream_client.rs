@@ -43,9 +43,10 @@ impl ClientHandler for UpstreamClient {
         let Some(upstream) = self.upstream.upgrade() else {
             return;
         };
-        // A token no call of ours holds (a stale or a forged one) goes nowhere.
+        // A token no call of ours holds (a stale or a forged one) goes nowhere, and a
+        // flood past the call's queue is dropped rather than kept.
         if let Some(call) = lock(&upstream.progress).get(&params.progress_token) {
-            let _ = call.send((params.progress, params.total, params.message));
+            let _ = call.try_send((params.progress, params.total, params.message));
         }
     }
 
