@@ -65,6 +65,11 @@ async fn main() -> Result<(), ServerError> {
         eprintln!("gateway: {problem}");
         std::process::exit(2);
     });
+    // Logging first: what the upstreams write on stderr as they start goes to the log too.
+    if let Err(error) = mcp_tool::logging::init() {
+        eprintln!("gateway: {error}");
+        std::process::exit(2);
+    }
     let mut gateway = Server::new("gateway", env!("CARGO_PKG_VERSION"));
     for (name, command, args) in options.upstreams {
         // Each upstream is started here, once; its tools are listed under its name.

@@ -4,7 +4,8 @@ mounted as `everything`, driven by the official Python MCP client. Its tools are
 under the namespace, `echo` and `get-sum` are called through the gateway, the progress of
 `trigger-long-running-operation` reaches the client that made the call, and the upstream
 killed mid-call gives that call an error naming it, the next call being served by the
-restarted upstream; with `--http ADDR` the gateway serves the same over Streamable HTTP. scripts/setup-everything.sh installs the server under target/, and
+restarted upstream; with `--http ADDR` the gateway serves the same over Streamable HTTP.
+What an upstream writes on stderr reaches the gateway's log, masked. scripts/setup-everything.sh installs the server under target/, and
 scripts/e2e.sh passes its paths on (EVERYTHING_NODE, EVERYTHING_JS) and builds the
 example (EXAMPLES_DIR)."""
 
@@ -152,3 +153,17 @@ async def test_the_gateway_serves_streamable_http_with_http(everything: list[str
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_an_upstreams_stderr_reaches_the_log_masked() -> None:
+    fake = Path(__file__).resolve().parents[2] / "runtime" / "tests" / "upstream" / "fake_upstream.py"
+    done = subprocess.run(
+        [example("gateway"), "--upstream", "fake=python3", str(fake)],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    # The fake upstream writes an API key on stderr as it starts.
+    assert "fake upstream started with api_key=***" in done.stderr, done.stderr
+    assert "sk-live" not in done.stderr, done.stderr
