@@ -12,7 +12,8 @@
 //!   [`Resource`] embedded, a [`ResourceLink`]), each with [`Annotations`] for a
 //!   [`Role`]; the whole [`ToolResult`] as a test reads it.
 //! - **What a server lists**: [`ToolInfo`] with its [`ToolAnnotations`], [`Icon`]s and
-//!   [`TaskSupport`]; [`PromptInfo`] and its [`PromptArgument`]s; [`ResourceInfo`] and
+//!   [`TaskSupport`], shown under a [`SchemaProfile`] (a name no profile has is an
+//!   [`UnknownSchemaProfile`]); [`PromptInfo`] and its [`PromptArgument`]s; [`ResourceInfo`] and
 //!   [`ResourceTemplateInfo`].
 //! - **What a prompt or a resource answers**: [`PromptResult`] of [`PromptMessage`]s,
 //!   [`ResourceContents`], and a [`Completion`] of an argument.
@@ -53,6 +54,7 @@ mod prompt;
 mod resource_info;
 mod root;
 mod sampling;
+mod schema_profile;
 mod tool_info;
 mod tool_result;
 
@@ -68,5 +70,6 @@ pub use prompt::{PromptArgument, PromptInfo, PromptMessage, PromptResult};
 pub use resource_info::{Completion, ResourceInfo, ResourceTemplateInfo};
 pub use root::Root;
 pub use sampling::{ModelPreferences, SamplingMessage, SamplingRequest, SamplingResponse};
+pub use schema_profile::{SchemaProfile, UnknownSchemaProfile};
 pub use tool_info::{Icon, TaskSupport, ToolAnnotations, ToolInfo};
 pub use tool_result::ToolResult;

@@ -234,6 +234,16 @@ pub enum ServerError {
         /// What went wrong, and what to check.
         problem: String,
     },
+    /// The server's schema profile cannot show one of its tools.
+    #[error("the tool `{tool}` cannot be shown under the schema profile {profile}: {problem}")]
+    SchemaProfile {
+        /// The tool's name.
+        tool: String,
+        /// The profile chosen with [`Server::schema_profile`](crate::Server::schema_profile).
+        profile: crate::model::SchemaProfile,
+        /// Why, and what to do.
+        problem: String,
+    },
     /// A tool made at run time is not one the server can serve.
     #[error("the tool `{name}` made at {location} cannot be added: {problem}")]
     InvalidTool {

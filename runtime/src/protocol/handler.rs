@@ -21,7 +21,7 @@ use rmcp::model::{
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{RoleServer, ServerHandler};
 
-use crate::model::Auth;
+use crate::model::{Auth, SchemaProfile};
 use crate::protocol::bridge;
 use crate::protocol::call_reply::respond;
 use crate::protocol::listings;
@@ -98,7 +98,10 @@ impl ServerHandler for ToolServer {
     fn get_tool(&self, name: &str) -> Option<Tool> {
         let listed = self.shared.list.listed();
         let position = listed.position(name)?;
-        listings::tools(&listed).get(position).cloned()
+        // Headers are checked against the schemas as generated, whatever a client is shown.
+        listings::tools(&listed, SchemaProfile::Strict)
+            .get(position)
+            .cloned()
     }
 
     async fn initialize(
@@ -318,7 +321,8 @@ impl ToolServer {
     ) -> Result<ListToolsResult, ErrorData> {
         one_page(request.as_ref())?;
         let listed = self.shared.list.listed();
-        let tools = listings::tools(&listed);
+        let profile = listings::profile_of(self.shared.profiles, &context);
+        let tools = listings::tools(&listed, profile);
         let tools = match self.lister(&context) {
             Some(caller) => permitted(
                 &tools,

@@ -4,24 +4,52 @@
 use std::sync::Arc;
 
 use rmcp::model as sdk;
+use rmcp::service::{RequestContext, RoleServer};
 
+use crate::call::schema::profiles;
+use crate::model::SchemaProfile;
 use crate::protocol::bridge::{self, Extras};
 use crate::registry::prompt_entry::PromptEntry;
 use crate::registry::resource::ResourceEntry;
 use crate::server::catalog::Catalog;
+use crate::server::settings::ProfileChoice;
 use crate::server::tool_list::Snapshot;
 use crate::server::tool_server::About;
 
-/// The tools listed, as `tools/list` sends them, in the order of [`Snapshot::infos`].
-pub(crate) fn tools(listed: &Snapshot) -> Arc<Vec<sdk::Tool>> {
-    (listed.derived).get_or_init(|| {
-        listed
-            .infos()
-            .iter()
-            .cloned()
-            .map(bridge::sdk_tool)
+/// The tools listed, as `tools/list` sends them under `profile`, in the order of
+/// [`Snapshot::infos`]: each reshaped once a snapshot and profile. A tool that `profile`
+/// cannot show (a recursive type, added while serving) is shown as the profile
+/// `strict` shows it.
+pub(crate) fn tools(listed: &Snapshot, profile: SchemaProfile) -> Arc<Vec<sdk::Tool>> {
+    (listed.derived[profile.index()]).get_or_init(|| {
+        (listed.infos().iter())
+            .map(|info| {
+                let shown = profiles::shown(info, profile).unwrap_or_else(|error| {
+                    tracing::warn!(
+                        tool = %info.name, profile = %profile, %error,
+                        "the tool is listed as the profile strict shows it"
+                    );
+                    profiles::shown(info, SchemaProfile::Strict).unwrap_or_else(|_| info.clone())
+                });
+                bridge::sdk_tool(shown)
+            })
             .collect()
     })
+}
+
+/// The schema profile the client of a request is shown, as `choice` says.
+pub(crate) fn profile_of(
+    choice: ProfileChoice,
+    context: &RequestContext<RoleServer>,
+) -> SchemaProfile {
+    if !choice.by_client {
+        return choice.server;
+    }
+    let name = match context.meta.client_info() {
+        Some(implementation) => Some(implementation.name),
+        None => (context.peer.peer_info()).map(|h| h.client_info.name.clone()),
+    };
+    choice.for_client(name.as_deref())
 }
 
 /// The prompts, resources and resource templates, as their lists send them.

@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use crate::call::state::StateMap;
+use crate::model::SchemaProfile;
 use crate::outcome::failure_report::Detail;
 use crate::server::pipeline::Layers;
 use crate::server::tasks::TaskSettings;
@@ -24,8 +25,35 @@ pub(crate) struct Settings {
     /// Where the replicas of the server share their notifications; `None` for one process.
     #[cfg(feature = "redis")]
     pub(crate) notifications: Option<crate::server::fanout::RedisNotifications>,
+    /// Which schema profile each client is shown.
+    pub(crate) profiles: ProfileChoice,
     #[cfg(feature = "http")]
     pub(crate) http: HttpOptions,
+}
+
+/// Which schema profile a client is shown: its own, when it is one known to need one
+/// and `by_client` holds, else the server's.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ProfileChoice {
+    pub(crate) server: SchemaProfile,
+    pub(crate) by_client: bool,
+}
+
+impl Default for ProfileChoice {
+    fn default() -> Self {
+        Self {
+            server: SchemaProfile::Strict,
+            by_client: true,
+        }
+    }
+}
+
+impl ProfileChoice {
+    /// The profile of the client named `client`, `None` when the name is unknown.
+    pub(crate) fn for_client(self, client: Option<&str>) -> SchemaProfile {
+        let known = || client.and_then(SchemaProfile::for_client);
+        (self.by_client.then(known).flatten()).unwrap_or(self.server)
+    }
 }
 
 /// How a server answers over HTTP: set on [`Server`](crate::Server), kept by the built

@@ -192,8 +192,9 @@ pub(crate) struct Snapshot {
     index: Vec<(&'static str, usize)>,
     /// What `tools/list` lists, in the order of `places`.
     infos: Arc<[ToolInfo]>,
-    /// The protocol layer's own form of `infos`, made on first use.
-    pub(crate) derived: Derived,
+    /// The protocol layer's own form of `infos` under each schema profile, by the
+    /// profile's place in `SchemaProfile::ALL`, each made on first use.
+    pub(crate) derived: [Derived; 4],
 }
 
 impl Snapshot {
@@ -218,7 +219,7 @@ impl Snapshot {
             places,
             index,
             infos,
-            derived: Derived::default(),
+            derived: Default::default(),
         }
     }
 

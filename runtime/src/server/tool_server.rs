@@ -9,11 +9,12 @@ use serde_json::Value;
 use tokio::sync::Semaphore;
 
 use crate::call::future::{CallInput, Outcome};
+use crate::call::schema::profiles;
 use crate::call::session::{Outbox, Request};
 use crate::call::state::StateMap;
 use crate::model::{
     Content, PromptInfo, PromptResult, ResourceContents, ResourceInfo, ResourceTemplateInfo,
-    ToolInfo, ToolResult,
+    SchemaProfile, ToolInfo, ToolResult,
 };
 use crate::outcome::error::{CallError, INTERNAL_ERROR, ServerError};
 use crate::outcome::failure::Failure;
@@ -30,7 +31,7 @@ use crate::server::mount::MountedTool;
 use crate::server::pipeline::Layers;
 #[cfg(feature = "http")]
 use crate::server::settings::HttpOptions;
-use crate::server::settings::{Limits, Rounds, Settings};
+use crate::server::settings::{Limits, ProfileChoice, Rounds, Settings};
 
 use crate::server::derived::Derived;
 #[cfg(feature = "redis")]
@@ -94,6 +95,8 @@ pub(crate) struct Shared {
     /// Where notifications are shared with the server's other replicas, when they are.
     #[cfg(feature = "redis")]
     fanout: Option<Arc<Fanout>>,
+    /// Which schema profile each client is shown.
+    pub(crate) profiles: ProfileChoice,
     #[cfg(feature = "http")]
     http: HttpOptions,
 }
@@ -109,6 +112,7 @@ impl ToolServer {
     ) -> Result<Self, ServerError> {
         let timeout = settings.timeout;
         let list = ToolList::new(&entries, added, mounted, timeout)?;
+        check_profile(&list, settings.profiles.server)?;
         // A tool asks for `State<ToolList>` to add or remove tools.
         settings.state.insert(list.clone());
         #[cfg(feature = "redis")]
@@ -136,6 +140,7 @@ impl ToolServer {
                 layers: settings.layers,
                 #[cfg(feature = "redis")]
                 fanout,
+                profiles: settings.profiles,
                 #[cfg(feature = "http")]
                 http: settings.http,
             }),
@@ -565,4 +570,19 @@ pub(crate) enum Refusal {
     InputRequired,
     /// A task's tool panicked: the task fails, with this masked message.
     Crashed(String),
+}
+
+/// Refuses a server whose profile cannot show one of its tools, naming the tool and why.
+fn check_profile(list: &ToolList, profile: SchemaProfile) -> Result<(), ServerError> {
+    if profile == SchemaProfile::Strict {
+        return Ok(());
+    }
+    for info in list.tools().iter() {
+        profiles::shown(info, profile).map_err(|error| ServerError::SchemaProfile {
+            tool: info.name.clone(),
+            profile,
+            problem: error.to_string(),
+        })?;
+    }
+    Ok(())
 }

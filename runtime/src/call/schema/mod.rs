@@ -6,6 +6,7 @@
 //! widths as `minimum`/`maximum`, and has no `type` arrays (see [`unions`]). A tool
 //! with `schema = "2020-12"` keeps `$schema` and its named types under `$defs` instead.
 
+pub(crate) mod profiles;
 mod unions;
 
 use schemars::generate::{Contract, SchemaSettings};

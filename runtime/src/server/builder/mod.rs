@@ -22,6 +22,7 @@ mod composition;
 mod http_options;
 #[cfg(feature = "redis")]
 mod replica_options;
+mod schema_options;
 mod task_options;
 mod user_layers;
 
