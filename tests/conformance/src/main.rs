@@ -11,6 +11,8 @@
 mod asking;
 mod catalog;
 mod rounds;
+#[cfg(test)]
+mod schema_profiles;
 mod tasks;
 mod tools;
 

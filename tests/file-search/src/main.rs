@@ -35,6 +35,8 @@ mod asking;
 mod catalog;
 mod indexing;
 mod saved_searches;
+#[cfg(test)]
+mod schema_profiles;
 
 use std::fs::Metadata;
 use std::path::{Component, Path, PathBuf};
