@@ -164,6 +164,13 @@ mod hard {
     fn shape() -> Shape {
         Shape::Point
     }
+
+    /// Takes and returns named types, kept under `$defs` by the full 2020-12 dialect.
+    #[mcp_tool(schema = "2020-12")]
+    fn documented(page: Page, shape: Option<Shape>, event: Event) -> Page {
+        let _ = (shape, event);
+        page
+    }
 }
 
 /// A server of the tools defined in module `module` (a path under this test's crate),
@@ -199,7 +206,7 @@ async fn every_schema_generated_holds_the_rules_of_every_profile() {
     }
     println!("(tool × profile) pairs checked: {pairs}");
     // Each example and hard tool, under 4 profiles.
-    let tools = 1 + 1 + 1 + 7 + usize::from(cfg!(feature = "redis"));
+    let tools = 1 + 1 + 1 + 8 + usize::from(cfg!(feature = "redis"));
     assert_eq!(pairs, tools * 4);
     // The tree is refused where it cannot be inlined, by its type's name.
     let mut refusals: Vec<(String, SchemaProfile)> = refused

@@ -137,3 +137,44 @@ pub(crate) fn accepted(
     }
     accepted
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::model::SchemaProfile;
+    use crate::registry::runtime_tool::RuntimeTool;
+    use crate::server::tool_list::ToolList;
+
+    #[test]
+    fn a_listing_is_reshaped_once_a_profile_and_anew_once_the_list_changes() {
+        let tool = |name: &str| {
+            RuntimeTool::new(name, "Returns nothing.")
+                .input_schema(json!({"type": "object", "properties": {"a": {"const": 1}}}))
+                .handler(|_args: crate::Arguments| async { Ok::<_, crate::ToolError>("") })
+        };
+        let list = ToolList::new(&[], vec![tool("first")], Vec::new(), None).unwrap();
+        let listed = list.listed();
+        for profile in SchemaProfile::ALL {
+            let once = tools(&listed, profile);
+            assert!(Arc::ptr_eq(&once, &tools(&listed, profile)), "{profile}");
+        }
+        let (strict, gemini) = (
+            tools(&listed, SchemaProfile::Strict),
+            tools(&listed, SchemaProfile::Gemini),
+        );
+        assert_eq!(
+            strict[0].input_schema["properties"]["a"],
+            json!({"const": 1})
+        );
+        assert_eq!(
+            gemini[0].input_schema["properties"]["a"],
+            json!({"description": "Must be 1."})
+        );
+        list.add(tool("second")).unwrap();
+        let changed = list.listed();
+        assert_eq!(tools(&changed, SchemaProfile::Gemini).len(), 2);
+        assert_eq!(tools(&listed, SchemaProfile::Gemini).len(), 1);
+    }
+}
