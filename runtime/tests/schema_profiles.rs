@@ -231,6 +231,12 @@ async fn every_schema_generated_holds_the_rules_of_every_profile() {
 /// The tools `server` lists to a client that names itself `client`, over a session of
 /// JSON lines.
 async fn listed_to(server: ToolServer, client: &str) -> Vec<Value> {
+    listed_with(server, client, json!({})).await
+}
+
+/// The tools `server` lists to a client that names itself `client` when the session
+/// begins, asked with the request's `_meta` `meta`.
+async fn listed_with(server: ToolServer, client: &str, meta: Value) -> Vec<Value> {
     use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
     let (client_io, server_io) = tokio::io::duplex(256 * 1024);
@@ -242,7 +248,7 @@ async fn listed_to(server: ToolServer, client: &str) -> Vec<Value> {
             "protocolVersion": "2025-11-25", "capabilities": {},
             "clientInfo": {"name": client, "version": "1.0.0"}}}),
         json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": meta}}),
     ];
     for message in messages {
         let line = format!("{message}\n");

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use super::{describe, meaning};
 
 /// The keywords a Gemini schema may carry.
-pub(crate) const KEYWORDS: [&str; 22] = [
+const KEYWORDS: [&str; 22] = [
     "type",
     "format",
     "title",
@@ -34,7 +34,7 @@ pub(crate) const KEYWORDS: [&str; 22] = [
 ];
 
 /// The formats each type may name.
-pub(crate) fn format_allowed(kind: &str, format: &str) -> bool {
+fn format_allowed(kind: &str, format: &str) -> bool {
     matches!(
         (kind, format),
         ("string", "enum" | "date-time")

@@ -16,7 +16,7 @@ use super::{describe, each_subschema, meaning};
 
 /// The keywords strict mode does not take, which are dropped and said in the
 /// description instead.
-pub(crate) const UNSUPPORTED: [&str; 21] = [
+const UNSUPPORTED: [&str; 21] = [
     "format",
     "minLength",
     "maxLength",
