@@ -7,7 +7,7 @@ use quote::{quote, quote_spanned};
 use syn::Ident;
 use syn::spanned::Spanned as _;
 
-use crate::model::{DefaultValue, Number, Param, Read, SchemaDialect, TaskSupport, Tool};
+use crate::model::{DefaultValue, Leniency, Number, Param, Read, SchemaDialect, TaskSupport, Tool};
 
 use self::item::item;
 use self::names::Names;
@@ -150,6 +150,11 @@ pub(crate) fn param_spec(names: &Names, index: usize, param: &Param) -> TokenStr
         Read::Required | Read::Optional => quote!(::core::option::Option::None),
     };
     let header = option_str(param.header.as_ref().map(syn::LitStr::value).as_deref());
+    let leniency = match param.leniency {
+        Leniency::Server => quote!(#p::Leniency::Server),
+        Leniency::Lenient => quote!(#p::Leniency::Lenient),
+        Leniency::Strict => quote!(#p::Leniency::Strict),
+    };
     quote! {
         #p::ParamSpec {
             name: #name,
@@ -164,6 +169,7 @@ pub(crate) fn param_spec(names: &Names, index: usize, param: &Param) -> TokenStr
             pattern: #pattern,
             default: #default,
             header: #header,
+            leniency: #leniency,
         }
     }
 }

@@ -135,6 +135,19 @@ pub(crate) struct Param {
     pub(crate) complete: Option<syn::Path>,
     /// `header = "Region"` (tools only): a valid HTTP header-name token.
     pub(crate) header: Option<LitStr>,
+    /// Whether an argument sent as another JSON type is converted before the check.
+    pub(crate) leniency: Leniency,
+}
+
+/// `lenient` and `strict` (tools only), on the tool and on the parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Leniency {
+    /// Neither: as the server says.
+    Server,
+    /// `#[mcp_tool(lenient)]` or `#[arg(lenient)]`.
+    Lenient,
+    /// `#[arg(strict)]`.
+    Strict,
 }
 
 /// How an argument is read, and what an absent one means.

@@ -2,6 +2,7 @@
 
 use darling::FromMeta;
 use darling::ast::NestedMeta;
+use darling::util::Flag;
 use proc_macro2::TokenStream;
 use quote::quote;
 use syn::ext::IdentExt as _;
@@ -34,6 +35,8 @@ pub(crate) struct ToolArgs {
     pub(crate) meta: Option<LitStr>,
     /// `scopes = ["files:read"]`: what an access token must grant to call it over HTTP.
     pub(crate) scopes: Option<Vec<LitStr>>,
+    /// `lenient`: arguments sent as another JSON type are converted before the check.
+    pub(crate) lenient: Flag,
     #[darling(rename = "crate")]
     pub(crate) krate: Option<syn::Path>,
 }
@@ -115,6 +118,10 @@ pub(crate) struct ArgAttr {
     pub(crate) complete: Option<syn::Path>,
     /// `header = "Region"`: the argument is mirrored in the `Mcp-Param-Region` HTTP header.
     pub(crate) header: Option<LitStr>,
+    /// `lenient`: this argument sent as another JSON type is converted before the check.
+    pub(crate) lenient: Flag,
+    /// `strict`: this argument is never converted, in a lenient tool or on a lenient server.
+    pub(crate) strict: Flag,
 }
 
 #[derive(Debug, FromMeta)]
@@ -144,9 +151,15 @@ impl ToolArgs {
             icons: self.icons.or(other.icons),
             meta: self.meta.or(other.meta),
             scopes: self.scopes.or(other.scopes),
+            lenient: or_flag(self.lenient, other.lenient),
             krate: self.krate.or(other.krate),
         }
     }
+}
+
+/// `flag` when given, else `other`.
+fn or_flag(flag: Flag, other: Flag) -> Flag {
+    if flag.is_present() { flag } else { other }
 }
 
 impl ArgAttr {
@@ -159,6 +172,8 @@ impl ArgAttr {
             default: self.default.or(other.default),
             complete: self.complete.or(other.complete),
             header: self.header.or(other.header),
+            lenient: or_flag(self.lenient, other.lenient),
+            strict: or_flag(self.strict, other.strict),
         }
     }
 }

@@ -70,7 +70,13 @@ pub(crate) fn tool(parsed: &parse::Tool, errors: &mut Errors) -> Option<Tool> {
         args.scopes.as_deref(),
         errors,
     );
-    let params: Vec<Param> = parsed.params.iter().map(|p| param(p, errors)).collect();
+    let mut params: Vec<Param> = parsed.params.iter().map(|p| param(p, errors)).collect();
+    param::lenient_tool(
+        args.lenient.is_present(),
+        &mut params,
+        &parsed.params,
+        errors,
+    );
     for param in &parsed.params {
         if let Some(complete) = &param.arg.complete {
             errors.push(syn::Error::new_spanned(
@@ -144,6 +150,7 @@ fn item<A>(kind: Kind, parsed: &parse::Tool<A>, keys: ItemKeys<'_>, errors: &mut
         params: parsed.params.iter().map(|p| param(p, errors)).collect(),
     }
     .without_headers(kind, errors)
+    .without_leniency(kind, &parsed.params, errors)
 }
 
 /// Two arguments mirrored in the same header (names compare without case, as HTTP's).
@@ -166,6 +173,26 @@ fn check_headers(params: &[Param], errors: &mut Errors) {
 }
 
 impl Item {
+    /// Refuses `lenient` and `strict` on a prompt's or a resource's argument: their
+    /// arguments travel as strings, read as their schema says.
+    fn without_leniency(self, kind: Kind, params: &[parse::Param], errors: &mut Errors) -> Self {
+        for param in params {
+            for flag in [&param.arg.lenient, &param.arg.strict] {
+                if flag.is_present() {
+                    errors.push(syn::Error::new(
+                        flag.span(),
+                        format!(
+                            "a {}'s arguments are read from text as their type says: `lenient` \
+                             and `strict` are for the arguments of `#[mcp_tool]` functions",
+                            kind.noun
+                        ),
+                    ));
+                }
+            }
+        }
+        self
+    }
+
     /// Refuses `header` on a prompt's or a resource's argument: only tool calls carry
     /// `Mcp-Param-*` headers.
     fn without_headers(self, kind: Kind, errors: &mut Errors) -> Self {

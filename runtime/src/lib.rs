@@ -367,8 +367,8 @@ pub mod __private {
         CallFuture, CallInput, ToolFuture, async_reply, fail, sync_reply,
     };
     pub use crate::call::param::{
-        Bound, ParamKind, ParamSpec, ParamType, Pattern, at_most_one_context, no_template_variable,
-        param_type, schema_for,
+        Bound, Leniency, ParamKind, ParamSpec, ParamType, Pattern, at_most_one_context,
+        no_template_variable, param_type, schema_for,
     };
     pub use crate::call::schema::SchemaDialect;
     pub use crate::model::TaskSupport;

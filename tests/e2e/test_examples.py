@@ -1,7 +1,7 @@
 """The runtime's examples (runtime/examples/), each built and run, driven by the official
 Python MCP client: the Getting started server (the README's code, line for line), tools
-defined at run time, a tool that asks the user, and HTTP with authorization and a scoped
-tool; and a task tool with Redis, two of its servers sharing one redis-server of the
+defined at run time, lenient arguments beside strict ones, a tool that asks the user, and
+HTTP with authorization and a scoped tool; and a task tool with Redis, two of its servers sharing one redis-server of the
 test's own, driven by raw lines of protocol 2026-07-28. scripts/e2e.sh builds them and
 names their folder in EXAMPLES_DIR."""
 
@@ -68,6 +68,39 @@ async def test_the_runtime_tools_example_adds_and_forgets_tools() -> None:
         assert not forgotten.is_error, forgotten
         names = sorted(tool.name for tool in (await client.list_tools()).tools)
         assert names == ["forget", "goodbye"]
+
+
+async def test_the_lenient_example_converts_what_only_its_lenient_tool_opts_into() -> None:
+    sent = {"total": "10", "round_up": "true", "weights": "{\"a\":1}"}
+    async with Client(StdioServerParameters(command=example("lenient_arguments")), read_timeout_seconds=30) as client:
+        # The schema a client reads is the same, lenient or not.
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+        assert tools["share"].input_schema == tools["share_exact"].input_schema
+        served = await client.call_tool("share", sent)
+        assert not served.is_error, served
+        assert served.structured_content == {"a": 10}
+        whole = await client.call_tool("share", {"total": 1.0, "weights": {"a": 1, "b": 3}, "round_up": True})
+        assert not whole.is_error, whole
+        assert whole.structured_content == {"a": 1, "b": 1}
+        # A lossy conversion stays an argument error, in the lenient tool too.
+        lossy = await client.call_tool("share", {"total": 1.5, "weights": {"a": 1}})
+        assert lossy.is_error and "`total`: expected an integer" in lossy.content[0].text, lossy
+
+        # The strict tool answers each of them with today's argument error.
+        refused = await client.call_tool("share_exact", sent)
+        assert refused.is_error, refused
+        assert refused.content[0].text == (
+            "invalid arguments for tool `share_exact`: `total`: expected an integer from 0 to "
+            "4294967295; `weights`: expected an object; `round_up`: expected `true` or `false`"
+        )
+        for name, value in sent.items():
+            one = {"total": 4, "weights": {"a": 1}, name: value}
+            alone = await client.call_tool("share_exact", one)
+            assert alone.is_error and f"`{name}`: expected" in alone.content[0].text, (name, alone)
+        # A whole float is an integer by JSON Schema's own rule, strict or not: served as before.
+        whole = await client.call_tool("share_exact", {"total": 1.0, "weights": {"a": 1}})
+        assert not whole.is_error, whole
+        assert whole.structured_content == {"a": 1}
 
 
 async def test_the_asking_example_books_what_the_user_accepts() -> None:

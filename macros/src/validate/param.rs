@@ -4,7 +4,7 @@
 use syn::{Expr, ExprLit, ExprUnary, Lit, LitStr, Type, UnOp};
 
 use crate::errors::Errors;
-use crate::model::{DefaultValue, Length, Number, Param, Range, Read};
+use crate::model::{DefaultValue, Length, Leniency, Number, Param, Range, Read};
 use crate::parse;
 
 /// One parameter, its `#[arg(...)]` checked.
@@ -16,6 +16,7 @@ pub(crate) fn param(param: &parse::Param, errors: &mut Errors) -> Param {
     let pattern = arg.pattern.as_ref().map(|p| pattern(p, errors));
     let header = arg.header.as_ref().map(|h| header(h, errors));
     let read = read(param, value_ty, errors);
+    let leniency = leniency(arg, errors);
     Param {
         ident: param.ident.clone(),
         ty: param.ty.clone(),
@@ -27,6 +28,49 @@ pub(crate) fn param(param: &parse::Param, errors: &mut Errors) -> Param {
         pattern,
         complete: arg.complete.clone(),
         header,
+        leniency,
+    }
+}
+
+/// `#[mcp_tool(lenient)]` (`lenient` true): every parameter without `strict` converts,
+/// and one that says `lenient` again is told that it need not.
+pub(crate) fn lenient_tool(
+    lenient: bool,
+    params: &mut [Param],
+    parsed: &[parse::Param],
+    errors: &mut Errors,
+) {
+    if !lenient {
+        return;
+    }
+    for (param, parsed) in params.iter_mut().zip(parsed) {
+        match param.leniency {
+            Leniency::Lenient => errors.push(syn::Error::new(
+                parsed.arg.lenient.span(),
+                "the tool is `lenient` already, which converts every argument: remove \
+                 `lenient` from this one",
+            )),
+            Leniency::Server => param.leniency = Leniency::Lenient,
+            Leniency::Strict => {}
+        }
+    }
+}
+
+/// `lenient` or `strict`: one of them, at most.
+fn leniency(arg: &parse::ArgAttr, errors: &mut Errors) -> Leniency {
+    match (arg.lenient.is_present(), arg.strict.is_present()) {
+        (true, true) => {
+            errors.push(syn::Error::new(
+                arg.strict.span(),
+                "an argument cannot be both `lenient` and `strict`: keep `lenient` to convert \
+                 a value sent as another JSON type (`\"10\"` for an integer), or `strict` to \
+                 keep it exact in a lenient tool",
+            ));
+            Leniency::Strict
+        }
+        (true, false) => Leniency::Lenient,
+        (false, true) => Leniency::Strict,
+        (false, false) => Leniency::Server,
     }
 }
 

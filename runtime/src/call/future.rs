@@ -31,6 +31,9 @@ pub struct CallInput<'a> {
     /// A sync tool's thread starts when the call is first polled, not at once: the call
     /// may wait its turn under the server's limit of concurrent calls first.
     pub(crate) queued: bool,
+    /// Whether the server converts the arguments of every tool that does not keep them
+    /// exact ([`Server::lenient_arguments`](crate::Server::lenient_arguments)).
+    pub(crate) lenient: bool,
 }
 
 impl std::fmt::Debug for CallInput<'_> {
@@ -66,7 +69,14 @@ impl<'a> CallInput<'a> {
             state,
             log_filter,
             queued,
+            lenient: false,
         }
+    }
+
+    /// The same input, on a server that converts arguments unless a tool keeps them exact.
+    pub(crate) fn lenient(mut self, lenient: bool) -> Self {
+        self.lenient = lenient;
+        self
     }
 
     /// The call's arguments, as sent.

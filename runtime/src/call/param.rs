@@ -29,6 +29,35 @@ pub struct ParamSpec {
     pub default: Option<fn() -> Value>,
     /// `#[arg(header = "Region")]`: mirrored in the `Mcp-Param-Region` HTTP header.
     pub header: Option<&'static str>,
+    /// Whether an argument sent as another JSON type is converted before it is checked.
+    pub leniency: Leniency,
+}
+
+/// Whether a parameter's argument sent as another JSON type than its schema wants
+/// (`"10"` for an integer) is converted before the check: `#[mcp_tool(lenient)]`,
+/// `#[arg(lenient)]`, `#[arg(strict)]`, or the server's
+/// [`lenient_arguments`](crate::Server::lenient_arguments).
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Leniency {
+    /// As the server says: exact unless it serves lenient arguments.
+    Server,
+    /// Converted: the tool or the parameter opted in.
+    Lenient,
+    /// Exact, whatever the server says: `#[arg(strict)]`.
+    Strict,
+}
+
+impl Leniency {
+    /// Whether the argument is converted, on a server that serves lenient arguments or not.
+    #[inline]
+    pub(crate) fn converts(self, server: bool) -> bool {
+        match self {
+            Leniency::Server => server,
+            Leniency::Lenient => true,
+            Leniency::Strict => false,
+        }
+    }
 }
 
 /// What a parameter is, decided by its type: an argument the client sends, or a value

@@ -11,8 +11,9 @@ use std::time::Duration;
 use schemars::JsonSchema;
 use serde_json::{Map, Value};
 
-use crate::call::arguments::{Arguments, CallArguments};
+use crate::call::arguments::{Arguments, CallArguments, lenient};
 use crate::call::future::{CallInput, ToolFuture};
+use crate::call::param::Leniency;
 use crate::call::schema;
 use crate::model::{TaskSupport, ToolAnnotations, ToolInfo};
 use crate::outcome::error::ServerError;
@@ -73,6 +74,7 @@ pub struct RuntimeTool {
     origin: Option<String>,
     /// Whether its name is another server's, held to the specification's rule alone.
     foreign_name: bool,
+    leniency: Leniency,
 }
 
 impl RuntimeTool {
@@ -101,6 +103,7 @@ impl RuntimeTool {
             location: Location::caller(),
             origin: None,
             foreign_name: false,
+            leniency: Leniency::Server,
         }
     }
 
@@ -174,6 +177,26 @@ impl RuntimeTool {
                 .or_insert(Value::Bool(false));
         }
         self.input_schema(schema)
+    }
+
+    /// Converts the arguments a client sends as another JSON type than the input schema
+    /// wants (`"10"` for an integer, `"true"` for a boolean, `1.0` for an integer, a
+    /// string of JSON for an object or an array) with `true`; keeps them exact whatever
+    /// the server's [`lenient_arguments`](crate::Server::lenient_arguments) with `false`.
+    /// The same conversions as `#[mcp_tool(lenient)]`, each logged and counted.
+    ///
+    /// ```
+    /// let tool = mcp_tool::RuntimeTool::new("repeat", "Repeats a word a number of times.")
+    ///     .lenient(true);
+    /// # drop(tool);
+    /// ```
+    pub fn lenient(mut self, lenient: bool) -> Self {
+        self.leniency = if lenient {
+            Leniency::Lenient
+        } else {
+            Leniency::Strict
+        };
+        self
     }
 
     /// The JSON Schema of the tool's structured output: an object schema. A tool with
@@ -388,6 +411,7 @@ impl RuntimeTool {
             declared,
             handler,
             location: self.location(),
+            leniency: self.leniency,
         })
     }
 }
@@ -463,6 +487,7 @@ pub(crate) struct CheckedTool {
     handler: Handler,
     /// Where it was made, as `file:line`.
     pub(crate) location: String,
+    leniency: Leniency,
 }
 
 impl CheckedTool {
@@ -475,7 +500,11 @@ impl CheckedTool {
         input: &mut CallInput<'_>,
         taken: &mut Option<Arc<CallArguments>>,
     ) -> ToolFuture {
-        let args = Arguments::for_call(input.take_args(), Arc::clone(&self.declared));
+        let mut sent = input.take_args();
+        if self.leniency.converts(input.lenient) {
+            lenient::convert_call(&mut sent, &self.info.input_schema, input);
+        }
+        let args = Arguments::for_call(sent, Arc::clone(&self.declared));
         *taken = Some(args.call());
         (self.handler)(args, input)
     }
@@ -515,11 +544,4 @@ fn scopes_problem(scopes: &[String]) -> Option<String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_name_is_kept_once() {
-        assert!(std::ptr::eq(intern("same_name"), intern("same_name")));
-    }
-}
+mod tests;

@@ -13,6 +13,9 @@ use crate::server::tasks::TaskSettings;
 #[derive(Debug, Default)]
 pub(crate) struct Settings {
     pub(crate) detail: Detail,
+    /// `lenient_arguments`: arguments sent as another JSON type are converted, for every
+    /// tool that does not keep them exact.
+    pub(crate) lenient: bool,
     /// The server's time limit for a call, unless a tool sets its own.
     pub(crate) timeout: Option<Duration>,
     pub(crate) max_calls: Option<usize>,

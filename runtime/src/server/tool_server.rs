@@ -74,6 +74,9 @@ pub(crate) struct Shared {
     /// The servers mounted into this one, in the order mounted: a call may be theirs.
     pub(crate) mounts: Vec<ToolServer>,
     pub(crate) detail: Detail,
+    /// Whether arguments sent as another JSON type are converted, unless a tool keeps
+    /// them exact.
+    pub(crate) lenient: bool,
     /// The server's time limit for a call, which prompts and resources keep to.
     pub(crate) timeout: Option<Duration>,
     pub(crate) limits: Limits,
@@ -128,6 +131,7 @@ impl ToolServer {
                 list,
                 mounts,
                 detail: settings.detail,
+                lenient: settings.lenient,
                 timeout,
                 limits: settings.limits,
                 state: settings.state,
@@ -416,7 +420,8 @@ impl ToolServer {
             &self.shared.state,
             &self.log_filter,
             calls.is_some(),
-        );
+        )
+        .lenient(self.shared.lenient);
         let running = std::pin::pin!(tool.start(&mut input));
         let limits = driver::Limits {
             calls,

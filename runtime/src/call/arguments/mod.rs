@@ -5,6 +5,7 @@
 //! template variables, which travel as strings.
 
 pub(crate) mod by_name;
+pub(crate) mod lenient;
 pub(crate) mod reader;
 pub(crate) mod text;
 

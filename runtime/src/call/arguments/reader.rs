@@ -4,6 +4,7 @@
 use schemars::SchemaGenerator;
 use serde_json::{Map, Value};
 
+use crate::call::arguments::lenient;
 use crate::call::constraint::{LengthArg, PatternArg, RangeArg};
 use crate::call::future::CallInput;
 use crate::call::param::{Inject, ParamSpec, ParamType};
@@ -230,10 +231,34 @@ impl<'a> ArgReader<'a> {
         match (ty.decode)(value) {
             Ok(decoded) => Some(decoded),
             Err((path, message)) => {
-                self.fault_from_serde(index, &path, &message);
-                None
+                let converted = self.converted(index, value, ty);
+                if converted.is_none() {
+                    self.fault_from_serde(index, &path, &message);
+                }
+                converted
             }
         }
+    }
+
+    /// A value that failed the check, converted and decoded again, when its parameter is
+    /// lenient and it converts: off the path of every call whose arguments are right.
+    #[cold]
+    #[inline(never)]
+    fn converted<T>(&mut self, index: usize, value: &Value, ty: ParamType<T>) -> Option<T> {
+        let param = &self.params[index];
+        if !param.leniency.converts(self.input.lenient) {
+            return None;
+        }
+        let mut generator = schema::generator(schemars::generate::Contract::Deserialize);
+        let param_schema = schema::param_schema(param, &mut generator);
+        let mut definitions = generator.take_definitions(true);
+        schema::normalize_definitions(&mut definitions);
+        let mut made = Vec::new();
+        let converted = lenient::convert(value, &param_schema, &definitions, &mut made)?;
+        let decoded = (ty.decode)(&converted).ok()?;
+        let client = lenient::client_name(self.input);
+        lenient::report(self.input.tool, client.as_deref(), param.name, &made);
+        Some(decoded)
     }
 
     #[cold]

@@ -140,6 +140,24 @@ impl Server {
         self
     }
 
+    /// Converts the arguments a client sends as another JSON type than the schema wants,
+    /// for every tool: `"10"` or `1.0` for an integer, `"true"` for a boolean, a string of
+    /// JSON for an object or an array. What the schema accepts as sent stays as sent, a
+    /// boolean never becomes a number, and nothing is converted with a loss (`1.5` or
+    /// `"1e400"` for an integer stay argument errors). A parameter with `#[arg(strict)]`
+    /// stays exact; `#[mcp_tool(lenient)]` and `#[arg(lenient)]` convert for one tool or
+    /// one parameter on any server. Each conversion is logged at debug with the client's
+    /// name and counted: see the guide's [lenient arguments](crate::guide::tools#lenient-arguments).
+    ///
+    /// ```
+    /// let server = mcp_tool::Server::from_registry("search", "1.0.0").lenient_arguments(true);
+    /// # drop(server);
+    /// ```
+    pub fn lenient_arguments(mut self, lenient: bool) -> Self {
+        self.settings.lenient = lenient;
+        self
+    }
+
     /// Fails a call that runs longer than `limit`. An async tool's future is dropped
     /// then; a sync tool runs on its own thread, which cannot be stopped: it runs to
     /// its end and its result is dropped. A tool's own `#[mcp_tool(timeout = "...")]`
