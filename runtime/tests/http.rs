@@ -15,7 +15,7 @@ use http_body_util::{BodyExt as _, Full};
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
-use mcp_tool::{Server, ToolError, mcp_tool};
+use mcp_tool::{Arguments, RuntimeTool, Server, ToolError, mcp_tool};
 use serde_json::{Value, json};
 
 /// Adds two integers and returns their sum.
@@ -794,19 +794,45 @@ async fn a_client_that_goes_away_stops_its_call() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_header_argument_is_listed_and_must_match_its_mcp_param_header() {
-    let server = start(stateless()).await;
+    header_is_listed_and_checked(stateless(), "in_region").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_time_tool_s_header_argument_is_listed_and_must_match_as_well() {
+    let tool = RuntimeTool::new(
+        "in_region_now",
+        "Runs a query in a region, defined at run time.",
+    )
+    .input_schema(json!({
+        "type": "object",
+        "properties": { "region": { "type": "string" } },
+        "required": ["region"]
+    }))
+    .header("region", "Region")
+    .handler(|mut args: Arguments| async move {
+        let region = args.required_str("region");
+        args.finish()?;
+        Ok::<_, ToolError>(format!("ran in {region}"))
+    });
+    header_is_listed_and_checked(stateless().tool(tool), "in_region_now").await;
+}
+
+/// Lists the tool `name`, whose argument `region` is mirrored in `Mcp-Param-Region`, and
+/// calls it with the header matching, differing and missing.
+async fn header_is_listed_and_checked(server: Server, name: &'static str) {
+    let server = start(server).await;
     let list = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/list" });
     let listed = post(&server.url(), list.to_string()).await.message();
     let tool = (listed["result"]["tools"].as_array().unwrap().iter())
-        .find(|tool| tool["name"] == "in_region")
-        .expect("in_region is listed");
+        .find(|tool| tool["name"] == name)
+        .expect("the tool is listed");
     let region = &tool["inputSchema"]["properties"]["region"];
     assert_eq!(region["x-mcp-header"], "Region", "{tool}");
 
     let request = json!({
         "jsonrpc": "2.0", "id": 2, "method": "tools/call",
         "params": {
-            "name": "in_region", "arguments": { "region": "eu-west" },
+            "name": name, "arguments": { "region": "eu-west" },
             "_meta": {
                 "io.modelcontextprotocol/protocolVersion": "2026-07-28",
                 "io.modelcontextprotocol/clientInfo": { "name": "raw", "version": "1" },
@@ -819,7 +845,7 @@ async fn a_header_argument_is_listed_and_must_match_its_mcp_param_header() {
         ACCEPT,
         ("mcp-protocol-version", "2026-07-28"),
         ("mcp-method", "tools/call"),
-        ("mcp-name", "in_region"),
+        ("mcp-name", name),
     ];
     let with = |value: &'static str| {
         let mut headers = base.to_vec();

@@ -515,6 +515,23 @@ fn the_builder_checks_what_the_attribute_checks_at_compile_time() {
         problem(scoped(&["files:read", "files:read"])),
         "the scope \"files:read\" is given twice: give it once"
     );
+    // Headers, as `#[arg(header = "...")]` is checked: a primitive property, a token, once.
+    let headed = |argument: &str, header: &str| {
+        RuntimeTool::new("find", "Finds files.")
+            .input_schema(json!({
+                "type": "object",
+                "properties": { "region": { "type": "string" }, "filter": { "type": "object" } }
+            }))
+            .header(argument, header)
+            .handler(handler)
+    };
+    assert!(problem(headed("region", "Re gion")).contains("cannot be an HTTP header name"));
+    assert!(problem(headed("nowhere", "Region")).contains("has no property for"));
+    assert!(problem(headed("filter", "Filter")).contains("only a string, an integer or a boolean"));
+    assert!(
+        problem(headed("region", "Region").header("region", "region"))
+            .contains("already mirrored in `Mcp-Param-region`")
+    );
     Server::new("checks", "1")
         .tool(scoped(&["files:read", "files:write"]))
         .build()

@@ -7,6 +7,7 @@
 //! [`outcome`](crate::outcome), [`model`](crate::model).
 
 pub(crate) mod completion;
+pub(crate) mod param_headers;
 pub(crate) mod prompt_entry;
 pub(crate) mod resource;
 pub(crate) mod runtime_handler;

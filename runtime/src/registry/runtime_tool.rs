@@ -17,6 +17,7 @@ use crate::call::param::Leniency;
 use crate::call::schema;
 use crate::model::{TaskSupport, ToolAnnotations, ToolInfo};
 use crate::outcome::error::ServerError;
+use crate::registry::param_headers;
 use crate::registry::runtime_handler::{Handler, RuntimeHandler};
 use crate::registry::tool_name;
 
@@ -75,6 +76,8 @@ pub struct RuntimeTool {
     /// Whether its name is another server's, held to the specification's rule alone.
     foreign_name: bool,
     leniency: Leniency,
+    /// `(argument, header)`: each argument mirrored in its `Mcp-Param-{header}`.
+    headers: Vec<(String, String)>,
 }
 
 impl RuntimeTool {
@@ -104,6 +107,7 @@ impl RuntimeTool {
             origin: None,
             foreign_name: false,
             leniency: Leniency::Server,
+            headers: Vec::new(),
         }
     }
 
@@ -196,6 +200,28 @@ impl RuntimeTool {
         } else {
             Leniency::Strict
         };
+        self
+    }
+
+    /// Mirrors the argument `argument` (a string, integer or boolean property of the
+    /// input schema) in the `Mcp-Param-{header}` HTTP header, as `#[arg(header = "...")]`
+    /// does for an attribute tool: `x-mcp-header` in the schema (protocol 2026-07-28,
+    /// SEP-2243); over HTTP, a call whose header and argument disagree is refused. The
+    /// server refuses to build a tool whose header names are no HTTP tokens, repeat, or
+    /// name an argument the schema does not have.
+    ///
+    /// ```
+    /// let tool = mcp_tool::RuntimeTool::new("query", "Runs a query in a region.")
+    ///     .input_schema(serde_json::json!({
+    ///         "type": "object",
+    ///         "properties": { "region": { "type": "string" } },
+    ///         "required": ["region"]
+    ///     }))
+    ///     .header("region", "Region");
+    /// # drop(tool);
+    /// ```
+    pub fn header(mut self, argument: impl Into<String>, header: impl Into<String>) -> Self {
+        self.headers.push((argument.into(), header.into()));
         self
     }
 
@@ -360,8 +386,9 @@ impl RuntimeTool {
                     .to_owned(),
             ));
         }
-        let input_schema = object_schema(&self.input_schema)
+        let mut input_schema = object_schema(&self.input_schema)
             .map_err(|kind| invalid(format!("its input schema is {kind}, {NOT_AN_OBJECT}")))?;
+        param_headers::mirror(&mut input_schema, &self.headers).map_err(invalid)?;
         let output_schema = match &self.output_schema {
             Some(schema) => Some(object_schema(schema).map_err(|kind| {
                 invalid(format!("its output schema is {kind}, {NOT_AN_OBJECT}"))
