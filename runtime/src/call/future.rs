@@ -73,12 +73,6 @@ impl<'a> CallInput<'a> {
         }
     }
 
-    /// The same input, on a server that converts arguments unless a tool keeps them exact.
-    pub(crate) fn lenient(mut self, lenient: bool) -> Self {
-        self.lenient = lenient;
-        self
-    }
-
     /// The call's arguments, as sent.
     #[inline]
     pub fn args(&self) -> &Map<String, Value> {

@@ -420,8 +420,8 @@ impl ToolServer {
             &self.shared.state,
             &self.log_filter,
             calls.is_some(),
-        )
-        .lenient(self.shared.lenient);
+        );
+        input.lenient = self.shared.lenient;
         let running = std::pin::pin!(tool.start(&mut input));
         let limits = driver::Limits {
             calls,
