@@ -22,15 +22,11 @@ use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{RoleServer, ServerHandler};
 
 use crate::model::{Auth, SchemaProfile};
-use crate::protocol::bridge;
 use crate::protocol::call_reply::respond;
-use crate::protocol::listings;
-use crate::protocol::mounted;
 use crate::protocol::peer_listeners::{PeerListener, StreamListener};
 use crate::protocol::peer_session::Served;
-use crate::protocol::request_state;
 use crate::protocol::task_methods::{self, Asker};
-use crate::protocol::wire;
+use crate::protocol::{bridge, listings, mounted, request_state, wire};
 use crate::server::catalog;
 use crate::server::scopes::permits;
 use crate::server::tool_server::ToolServer;
