@@ -14,7 +14,9 @@
 # mcp-fuzzer in tools and protocol modes over stdio and HTTP (installed with pip in a venv of
 # its own under target/ by scripts/setup-fuzzer.sh), and the gateway example fronting
 # @modelcontextprotocol/server-everything (installed with npm under target/ by
-# scripts/setup-everything.sh).
+# scripts/setup-everything.sh), and the official TypeScript SDK's client (1.x, installed with
+# npm under target/ by scripts/setup-tsclient.sh) listing and calling every tool of the
+# example and of the conformance server.
 # Extra arguments go to pytest, e.g. `scripts/e2e.sh -k unknown_tool`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,7 +27,7 @@ scripts/setup-python.sh
 # naming its setup step and its error; elsewhere its tests skip, saying why, and the last
 # line counts them. The setup scripts fail on purpose when asked (INSPECTOR_FORCE_FAIL=1,
 # FUZZER_FORCE_FAIL=1, NGINX_FORCE_FAIL=1, REDIS_FORCE_FAIL=1, OAUTH_FORCE_FAIL=1, MCPB_FORCE_FAIL=1,
-# EVERYTHING_FORCE_FAIL=1), which is how this handling is
+# EVERYTHING_FORCE_FAIL=1, TSCLIENT_FORCE_FAIL=1), which is how this handling is
 # tested.
 ci() { [[ ! "${CI:-}" =~ ^(|0|false|FALSE|False|no)$ ]]; }
 unavailable=()
@@ -78,6 +80,13 @@ if setup scripts/setup-everything.sh EVERYTHING_UNAVAILABLE; then
     export EVERYTHING_NODE EVERYTHING_JS
 fi
 
+# The TypeScript SDK's paths, for tests/e2e/test_ts_client.py's driver.
+if setup scripts/setup-tsclient.sh TSCLIENT_UNAVAILABLE; then
+    TSCLIENT_NODE="$(sed -n 's/^node=//p' <<<"$setup_output")"
+    TSCLIENT_MODULES="$(sed -n 's/^modules=//p' <<<"$setup_output")"
+    export TSCLIENT_NODE TSCLIENT_MODULES
+fi
+
 # oidc-provider's paths, for the authorization tests' issuer.
 if setup scripts/setup-oauth.sh OAUTH_UNAVAILABLE; then
     OAUTH_NODE="$(sed -n 's/^node=//p' <<<"$setup_output")"
@@ -94,6 +103,8 @@ fi
 cargo build -p mcp-tool-file-search --features redis,opentelemetry --locked
 # The OpenTelemetry test's fixture server, driven by tests/e2e/test_opentelemetry.py.
 cargo build -p mcp-tool-telemetry-fixture --locked
+# The conformance suite's server, which tests/e2e/test_ts_client.py lists and calls.
+cargo build -p mcp-tool-conformance --locked
 # The runtime's examples, each driven by tests/e2e/test_examples.py.
 cargo build -p mcp-tool --examples --features redis --locked
 export EXAMPLES_DIR="$(realpath "${CARGO_TARGET_DIR:-target}")/debug/examples"
@@ -110,6 +121,7 @@ mkdir -p "$(dirname "$junit")"
 rm -f "$junit"
 status=0
 TELEMETRY_BIN="$(realpath "$target_dir/debug/telemetry_fixture")" \
+CONFORMANCE_BIN="$(realpath "$target_dir/debug/conformance-server")" \
 FILE_SEARCH_BIN="$(realpath "$bin")" PYTHONDONTWRITEBYTECODE=1 \
     .venv/bin/python -m pytest tests/e2e -q -rs -p no:cacheprovider --junitxml="$junit" "$@" || status=$?
 
