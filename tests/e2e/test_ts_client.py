@@ -212,3 +212,22 @@ async def test_a_task_only_tool_is_refused_with_a_clear_error(ts_client: list[st
         assert error["message"].startswith("MCP error -32021: "), error
         assert f"the tool `{error['tool']}` runs only as a task" in error["message"], error
         assert "io.modelcontextprotocol/tasks" in error["message"], error
+
+
+@pytest.mark.parametrize(
+    ("mode", "stage", "message"),
+    [
+        # windbg-mcp#230: one output schema whose root is not an object, and no tool at all.
+        ("array-root", "session", '"outputSchema",\n      "type"'),
+        ("mismatch", "tools/call", "Structured content does not match the tool's output schema: data/count must be integer"),
+    ],
+)
+def test_the_driver_reports_what_the_sdk_refuses(ts_client: list[str], mode: str, stage: str, message: str) -> None:
+    # A server of the SDK's own serving what its client refuses: the driver must say so.
+    bad_server = [ts_client[0], str(Path(__file__).with_name("ts_bad_server.mjs")), ts_client[-1], mode]
+    report = drive(ts_client, "strict", ["--", *bad_server])
+    assert [error["stage"] for error in report["errors"]] == [stage], report["errors"]
+    assert message in report["errors"][0]["message"], report["errors"]
+    assert report["calls"] == []
+    # The whole listing is lost over the one schema, as the issue saw it.
+    assert report["tools"] == ([] if mode == "array-root" else ["count"])
