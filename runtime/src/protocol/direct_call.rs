@@ -18,7 +18,8 @@ use crate::server::tool_server::{Refusal, ToolServer};
 /// Whether `call` may be answered directly: it names no protocol version of its own in
 /// its `_meta` (from 2026-07-28 on, a request carries its lifecycle, which `rmcp`
 /// checks), continues no round, and names a tool that takes no `Context` and never runs
-/// as a task, or no tool (answered as an unknown tool is). Anything else needs what
+/// as a task and converts none of its arguments (a conversion is reported with the
+/// client's name), or no tool (answered as an unknown tool is). Anything else needs what
 /// `rmcp`'s request context carries.
 pub(crate) fn answerable(server: &ToolServer, call: &CallToolRequest) -> bool {
     // rmcp keeps a request's `_meta` among its extensions.
@@ -28,7 +29,8 @@ pub(crate) fn answerable(server: &ToolServer, call: &CallToolRequest) -> bool {
     !own_version
         && params.request_state.is_none()
         && params.input_responses.is_none()
-        && (server.find(&params.name)).is_none_or(|tool| tool.reply_only())
+        && (server.find(&params.name))
+            .is_none_or(|tool| tool.reply_only() && !tool.may_convert(server.shared.lenient))
 }
 
 /// A call answered directly, once it passed the pipeline.

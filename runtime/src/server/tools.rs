@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::call::arguments::CallArguments;
 use crate::call::future::{CallInput, Outcome, ToolFuture};
-use crate::call::param::ParamKind;
+use crate::call::param::{Leniency, ParamKind};
 use crate::call::schema;
 use crate::model::{Icon, TaskSupport, ToolAnnotations, ToolInfo};
 use crate::outcome::argument_errors::ArgumentErrors;
@@ -37,8 +37,17 @@ pub(crate) struct AttributeTool {
     pub(crate) task_in_body: bool,
     /// Whether a call of it is answered by its reply alone: the tool takes no `Context`
     /// (so sends the client nothing while it runs) and never runs as a task.
-    #[cfg_attr(not(feature = "http"), allow(dead_code))] // read by the HTTP layer alone
     reply_only: bool,
+    /// Which of its arguments may be converted before their check: `Own`, one that
+    /// opted in; `Server`, one that follows the server's switch.
+    converts: Converts,
+}
+
+/// Which arguments of an attribute tool may be converted before their check.
+#[derive(Debug, Clone, Copy)]
+struct Converts {
+    own: bool,
+    server: bool,
 }
 
 impl AttributeTool {
@@ -82,6 +91,12 @@ impl AttributeTool {
             task_in_body: spec.task_in_body,
             reply_only: spec.task == TaskSupport::Forbidden
                 && !(spec.params.iter()).any(|param| matches!(param.kind, ParamKind::Context)),
+            converts: Converts {
+                own: (spec.params.iter()).any(|param| param.leniency == Leniency::Lenient),
+                server: (spec.params.iter()).any(|param| {
+                    matches!(param.kind, ParamKind::Argument) && param.leniency == Leniency::Server
+                }),
+            },
         }
     }
 
@@ -171,9 +186,18 @@ impl Found<'_> {
     /// Whether a call of it is answered by its reply alone, nothing sent to the client
     /// while it runs: an attribute tool without a `Context` that never runs as a task.
     /// A run-time tool's handler is given a `Context`, so is never one.
-    #[cfg_attr(not(feature = "http"), allow(dead_code))] // read by the HTTP layer alone
     pub(crate) fn reply_only(&self) -> bool {
         matches!(self, Found::Attribute(tool) if tool.reply_only)
+    }
+
+    /// Whether a call may convert an argument before its check, on a server that serves
+    /// lenient arguments (`server`) or not: a conversion is reported with the client's
+    /// name, which only a session's request carries.
+    pub(crate) fn may_convert(&self, server: bool) -> bool {
+        match self {
+            Found::Attribute(tool) => tool.converts.own || (server && tool.converts.server),
+            Found::Runtime(..) | Found::Mounted(_) => true,
+        }
     }
 
     /// Whether a call may run as a task.
