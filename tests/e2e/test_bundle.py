@@ -141,6 +141,6 @@ def test_publish_dry_run_adds_the_bundle_and_passes_the_registry_rules(shipped: 
         "transport": {"type": "stdio"},
     }
     checked = run(["cargo", "test", "-p", "cargo-mcp-tool", "--offline", "--test", "publish", "--",
-                   "--ignored", "--exact", "the_server_json_named_by_server_json_passes_the_rules"],
+                   "--exact", "the_server_json_named_by_server_json_passes_the_rules"],
                   ROOT, {**env, "SERVER_JSON": str(server_json)})
     assert "1 passed" in checked.stdout, checked.stdout
