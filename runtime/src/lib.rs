@@ -259,6 +259,8 @@ pub use crate::server::builder::Server;
 #[cfg(feature = "redis")]
 #[cfg_attr(docsrs, doc(cfg(feature = "redis")))]
 pub use crate::server::fanout::RedisNotifications;
+#[cfg(feature = "http")]
+pub use crate::server::server_card::ServerCard;
 pub use crate::server::tool_list::ToolList;
 pub use crate::server::tool_server::ToolServer;
 

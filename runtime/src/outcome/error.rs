@@ -324,6 +324,13 @@ pub enum ServerError {
         /// Why.
         source: std::io::Error,
     },
+    /// The [`ServerCard`](crate::ServerCard) given to
+    /// [`Server::server_card`](crate::Server::server_card) breaks a rule of SEP-2127.
+    #[error("the server card cannot be served: {reason}")]
+    ServerCard {
+        /// Which rule, and what to give instead.
+        reason: String,
+    },
 }
 
 /// Why a call produced no result from its tool: the JSON-RPC error a client gets.

@@ -25,6 +25,8 @@ pub(crate) mod pipeline;
 pub(crate) mod prompt_set;
 pub(crate) mod resource_set;
 pub(crate) mod scopes;
+#[cfg(feature = "http")]
+pub(crate) mod server_card;
 pub(crate) mod settings;
 pub(crate) mod subscriptions;
 pub(crate) mod tasks;

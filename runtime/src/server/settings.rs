@@ -83,6 +83,8 @@ pub(crate) struct HttpOptions {
     pub(crate) max_connections: usize,
     /// How tokens are checked; `None` serves every request.
     pub(crate) authorization: Option<crate::server::authorization::Authorization>,
+    /// The server card served at `<endpoint>/server-card`; `None` serves none.
+    pub(crate) card: Option<crate::server::server_card::ServerCard>,
 }
 
 /// The browser origins a server accepts unless told otherwise: pages served from the
@@ -110,6 +112,7 @@ impl Default for HttpOptions {
             body_read_timeout: Duration::from_secs(30),
             max_connections: 1_024,
             authorization: None,
+            card: None,
         }
     }
 }

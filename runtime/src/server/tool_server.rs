@@ -344,6 +344,12 @@ impl ToolServer {
         &self.shared.http
     }
 
+    /// The server's name, version and instructions.
+    #[cfg(feature = "http")]
+    pub(crate) fn about(&self) -> &About {
+        &self.shared.about
+    }
+
     /// Runs one call outside any session, as `tools/call` would: a tool's failure is
     /// a result with `is_error` set, an unknown tool a [`CallError`].
     ///

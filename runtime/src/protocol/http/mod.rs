@@ -35,6 +35,7 @@ pub(crate) use crate::protocol::peer_session::SESSION_ID_HEADER;
 
 mod allowed;
 mod call_stream;
+mod card;
 mod direct;
 mod guard;
 mod serve;
@@ -121,6 +122,8 @@ struct Endpoint {
     sessions: Arc<BoundedSessions>,
     /// What answers `tools/call` requests without `rmcp`'s service.
     direct: direct::Direct,
+    /// The server card, when the server serves one.
+    card: Option<card::Card>,
     server: ToolServer,
 }
 
@@ -183,6 +186,7 @@ impl HttpService {
             guard,
             sessions,
             direct,
+            card: card::Card::new(server),
             server: server.clone(),
         }))
     }
@@ -408,6 +412,13 @@ where
     }
 
     fn call(&mut self, request: Request<B>) -> Self::Future {
+        if let Some(card) = &self.0.card
+            && card::Card::asked(request.uri())
+        {
+            // Public, as the SEP makes it: it names no tool, prompt or resource.
+            let answer = card.answer(&request.into_parts().0);
+            return Box::pin(async move { Ok(answer.map(HttpBody)) });
+        }
         let endpoint = Arc::clone(&self.0);
         Box::pin(async move { Ok(endpoint.handle(request).await.map(HttpBody)) })
     }

@@ -70,7 +70,11 @@ pub(crate) async fn serve(
     let in_flight = service.in_flight().clone();
     let options = server.http_options();
     let connections = Connections {
-        app: routes(service, options.authorization.is_some()),
+        app: routes(
+            service,
+            options.authorization.is_some(),
+            options.card.is_some(),
+        ),
         header_read_timeout: options.header_read_timeout,
         slots: Arc::new(Semaphore::new(options.max_connections.max(1))),
         open: TaskTracker::new(),
@@ -106,10 +110,14 @@ pub(crate) async fn serve(
     Ok(())
 }
 
-/// The endpoint at `/mcp`, and with authorization its protected resource metadata at the
-/// well-known path, alone and followed by `/mcp`.
-fn routes(service: HttpService, authorization: bool) -> axum::Router {
+/// The endpoint at `/mcp`, with a card its server card at `/mcp/server-card`, and with
+/// authorization its protected resource metadata at the well-known path, alone and
+/// followed by `/mcp`.
+fn routes(service: HttpService, authorization: bool, card: bool) -> axum::Router {
     let mut app = axum::Router::new().route_service("/mcp", service.clone());
+    if card {
+        app = app.route_service(&format!("/mcp{}", super::card::SUFFIX), service.clone());
+    }
     if authorization {
         let metadata = super::guard::METADATA_PATH;
         app = app

@@ -6,6 +6,27 @@ use std::time::Duration;
 use super::Server;
 
 impl Server {
+    /// Serves a server card (SEP-2127, "MCP Server Cards", a draft:
+    /// <https://github.com/modelcontextprotocol/modelcontextprotocol/pull/2127>) at
+    /// `/mcp/server-card`, the location the SEP reserves beside the endpoint, with the
+    /// media type `application/mcp-server-card+json`: what a client needs before it
+    /// connects (name, version, description, transport, protocol versions, whether a
+    /// bearer token is needed). The card is public and lists no tool, prompt or
+    /// resource, as the SEP's card does not. Off unless set: `/mcp/server-card` is `404`.
+    /// The card's name and description are checked by [`build`](Self::build).
+    ///
+    /// ```
+    /// let server = mcp_tool::Server::from_registry("search", "1.0.0").server_card(
+    ///     mcp_tool::ServerCard::new("io.github.example/search", "Searches the team's notes."),
+    /// );
+    /// # drop(server);
+    /// ```
+    #[cfg_attr(docsrs, doc(cfg(feature = "http")))]
+    pub fn server_card(mut self, card: crate::ServerCard) -> Self {
+        self.settings.http.card = Some(card);
+        self
+    }
+
     /// Serves HTTP statelessly: no session is kept between requests, and each request
     /// gets one JSON response (or an SSE stream when its tool sends notifications first),
     /// so that any replica behind a load balancer can answer any request. Off unless

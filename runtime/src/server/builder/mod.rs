@@ -447,6 +447,10 @@ impl Server {
             || (self.added.iter()).any(|tool| tool.task_support().allows_tasks());
         self.settings.rounds.ensure_key()?;
         check_unique(&entries, &self.prompts, &self.resources)?;
+        #[cfg(feature = "http")]
+        if let Some(card) = &self.settings.http.card {
+            card.check(&self.version)?;
+        }
         check_states(
             &entries,
             &self.prompts,
