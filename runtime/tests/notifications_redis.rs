@@ -73,6 +73,19 @@ async fn subscriber(server: &ToolServer) -> TestClient {
     client
 }
 
+/// Three replicas given `redis` and `prefix`, each listening to the others, and a client
+/// of each subscribed to the shared note.
+async fn three_subscribed(redis: &Redis, prefix: &str) -> ([ToolServer; 3], [TestClient; 3]) {
+    let replicas = [0, 1, 2].map(|_| replica(redis, prefix));
+    until_subscribed(redis, prefix, 3, Duration::from_secs(5)).await;
+    let clients = [
+        subscriber(&replicas[0]).await,
+        subscriber(&replicas[1]).await,
+        subscriber(&replicas[2]).await,
+    ];
+    (replicas, clients)
+}
+
 /// What Redis answers to one command, as the lines of its reply.
 fn redis_command(redis: &Redis, args: &[&str]) -> Vec<String> {
     let port = redis.url.rsplit(':').next().unwrap();
@@ -156,17 +169,7 @@ fn updated(uri: &str) -> Notification {
 async fn a_change_on_one_replica_reaches_every_replica_s_clients_once() {
     let Some(redis) = Redis::start() else { return };
     let prefix = "reach:";
-    let (a, b, c) = (
-        replica(&redis, prefix),
-        replica(&redis, prefix),
-        replica(&redis, prefix),
-    );
-    until_subscribed(&redis, prefix, 3, Duration::from_secs(5)).await;
-    let clients = [
-        subscriber(&a).await,
-        subscriber(&b).await,
-        subscriber(&c).await,
-    ];
+    let ([a, b, _c], clients) = three_subscribed(&redis, prefix).await;
     // A client of B that subscribed to nothing.
     let quiet = TestClient::connect(b.clone()).await.unwrap();
     let mut heard: Vec<Heard> = (0..4).map(|_| Heard::default()).collect();
@@ -294,17 +297,7 @@ async fn with_redis_stopped_a_replica_serves_and_tells_its_own_then_hears_the_ot
     let log = Captured::default();
     let _guard = log.install("mcp_tool=info");
     let prefix = "outage:";
-    let (a, b, c) = (
-        replica(&redis, prefix),
-        replica(&redis, prefix),
-        replica(&redis, prefix),
-    );
-    until_subscribed(&redis, prefix, 3, Duration::from_secs(5)).await;
-    let clients = [
-        subscriber(&a).await,
-        subscriber(&b).await,
-        subscriber(&c).await,
-    ];
+    let ([a, b, _c], clients) = three_subscribed(&redis, prefix).await;
     let mut heard: Vec<Heard> = (0..3).map(|_| Heard::default()).collect();
 
     redis.stop();

@@ -139,6 +139,17 @@ async fn a_different_prefix_is_a_different_count() {
     }
 }
 
+/// Whether `reply`, to a call of `add` with 1 and 2, served it (3) or refused it as the
+/// rate limit refuses (-32000); anything else fails the test.
+fn add_served(reply: &serde_json::Value) -> bool {
+    if reply["error"].is_object() {
+        assert_eq!(reply["error"]["code"], -32000, "{reply}");
+        return false;
+    }
+    assert_eq!(reply["result"]["structuredContent"]["result"], 3, "{reply}");
+    true
+}
+
 /// Calls `add` over `client` and tells whether it was served.
 async fn add_over(client: &mut RawClient, id: u64) -> bool {
     let message = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
@@ -146,12 +157,7 @@ async fn add_over(client: &mut RawClient, id: u64) -> bool {
     client.send(&message.to_string()).await;
     let reply = client.receive().await;
     assert_eq!(reply["id"], id, "{reply}");
-    if reply["error"].is_object() {
-        assert_eq!(reply["error"]["code"], -32000, "{reply}");
-        return false;
-    }
-    assert_eq!(reply["result"]["structuredContent"]["result"], 3, "{reply}");
-    true
+    add_served(&reply)
 }
 
 #[tokio::test]
@@ -195,12 +201,7 @@ async fn add_at(url: &str, id: u64) -> bool {
         })
         .unwrap_or(&text);
     let reply: serde_json::Value = serde_json::from_str(data).unwrap();
-    if reply["error"].is_object() {
-        assert_eq!(reply["error"]["code"], -32000, "{reply}");
-        return false;
-    }
-    assert_eq!(reply["result"]["structuredContent"]["result"], 3, "{reply}");
-    true
+    add_served(&reply)
 }
 
 #[tokio::test]
